@@ -1,0 +1,205 @@
+// Sandbox registry: one directory and one isolated process tree per sandbox, with the
+// lifecycle creating → running ⇄ pausing/paused/resuming → destroying → (gone: 404).
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { conflict, HttpError, notFound } from './http';
+import type { Isolation, SandboxInit } from './isolation';
+import type { SandboxHandle } from './launch';
+import type { ManagedProcess } from './managed-process';
+import { isLive, scanMarked } from './process-table';
+import { DEFAULT_ROOTFS, newId, SHAPES, type CreateSandboxBody, type Shape } from './schemas';
+
+export type SandboxStatus = 'creating' | 'running' | 'pausing' | 'paused' | 'resuming' | 'destroying' | 'error' | 'failed';
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export class Sandbox implements SandboxHandle {
+  readonly id = newId('sb');
+  readonly createdAt = new Date().toISOString();
+  status: SandboxStatus = 'creating';
+  readonly processes = new Map<string, ManagedProcess>();
+  readonly times: { running_at?: string; paused_at?: string; last_resumed_at?: string; spawn_ms?: number } = {};
+  private initHandle: SandboxInit | null = null;
+  ready: Promise<void> = Promise.resolve();
+  destroying: Promise<void> | null = null;
+  forcedJournal = false;
+  readonly dir: string;
+
+  constructor(
+    dataDir: string,
+    readonly isolation: Isolation,
+    readonly shape: Shape,
+    readonly body: CreateSandboxBody,
+    public journalBytes: number,
+  ) {
+    this.dir = path.join(dataDir, 'sandboxes', this.id);
+  }
+
+  get root(): string {
+    return path.join(this.dir, 'root');
+  }
+
+  get init(): SandboxInit {
+    if (this.initHandle === null) throw conflict(`sandbox ${this.id} is not running`);
+    return this.initHandle;
+  }
+
+  get envs(): Record<string, string> {
+    return this.body.envs ?? {};
+  }
+
+  async boot(): Promise<void> {
+    const started = Date.now();
+    await mkdir(this.root, { recursive: true });
+    await this.isolation.prepareRoot(this.root);
+    this.initHandle = await this.isolation.startInit(this.root);
+    this.times.spawn_ms = Date.now() - started;
+    this.times.running_at = new Date().toISOString();
+    if (this.status === 'creating') this.status = 'running';
+    void this.initHandle.exited.then(() => {
+      if (this.destroying === null) this.status = 'failed';
+    });
+  }
+
+  view(): Record<string, unknown> {
+    const b = this.body;
+    return {
+      id: this.id,
+      status: this.status,
+      vcpu: this.shape.vcpu,
+      mem_mib: this.shape.mem_mib,
+      disk_mib: b.disk_mib ?? this.shape.default_disk_mib,
+      created_at: this.createdAt,
+      ingress_enabled: b.ingress_enabled ?? false,
+      shape: this.shape.id,
+      rootfs: b.rootfs ?? DEFAULT_ROOTFS,
+      region: b.region ?? 'local',
+      ...(b.name !== undefined ? { name: b.name } : {}),
+      ...(b.envs !== undefined ? { envs: Object.keys(b.envs) } : {}),
+      ...(b.auto_pause_after_seconds !== undefined ? { auto_pause_after_seconds: b.auto_pause_after_seconds } : {}),
+      ...this.times,
+    };
+  }
+
+  /** Waits out `creating`, then requires `running` (409 otherwise). */
+  async requireRunning(): Promise<void> {
+    await this.ready.catch(() => undefined);
+    if (this.status !== 'running') throw conflict(`sandbox ${this.id} is ${this.status}, not running`, { sandbox_status: this.status });
+  }
+
+  async liveMembers() {
+    return (await scanMarked()).filter((p) => p.sandboxId === this.id && isLive(p));
+  }
+
+  /** Sends `signal` to every live member until `done` holds for all, bounded. */
+  async signalAll(signal: NodeJS.Signals, done: (state: string) => boolean, ms: number): Promise<void> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const pending = (await this.liveMembers()).filter((p) => !done(p.state));
+      if (pending.length === 0 || Date.now() > deadline) return;
+      for (const p of pending) {
+        try {
+          process.kill(p.pid, signal);
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
+        }
+      }
+      await delay(5);
+    }
+  }
+
+  async teardown(): Promise<void> {
+    await this.ready.catch(() => undefined);
+    this.initHandle?.kill();
+    await this.signalAll('SIGKILL', () => false, 5000);
+    if (this.initHandle !== null) await Promise.race([this.initHandle.exited, delay(5000)]);
+    for (const proc of this.processes.values()) {
+      await proc.waitLeader(2000);
+      proc.markTreeGone();
+    }
+    await rm(this.dir, { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
+export interface RegistryOptions {
+  dataDir: string;
+  isolation: Isolation;
+  journalBytes: number;
+}
+
+export class SandboxRegistry {
+  private readonly sandboxes = new Map<string, Sandbox>();
+
+  constructor(private readonly opts: RegistryOptions) {}
+
+  create(body: CreateSandboxBody): Sandbox {
+    const shape = SHAPES.find((s) => s.id === body.shape);
+    if (shape === undefined) throw new HttpError(400, 'invalid_request', `body.shape: unknown shape "${body.shape}"; see GET /v1/shapes`);
+    const sb = new Sandbox(this.opts.dataDir, this.opts.isolation, shape, body, body.journal_bytes ?? this.opts.journalBytes);
+    this.sandboxes.set(sb.id, sb);
+    sb.ready = sb.boot().catch(() => {
+      sb.status = 'failed';
+    });
+    return sb;
+  }
+
+  get(id: string): Sandbox {
+    const sb = this.sandboxes.get(id);
+    if (sb === undefined) throw notFound(`sandbox ${id} not found`);
+    return sb;
+  }
+
+  all(): Sandbox[] {
+    return [...this.sandboxes.values()];
+  }
+
+  async destroy(id: string): Promise<void> {
+    const sb = this.get(id);
+    if (sb.destroying === null) {
+      sb.status = 'destroying';
+      sb.destroying = sb.teardown().finally(() => this.sandboxes.delete(id));
+    }
+    await sb.destroying;
+  }
+
+  /** 202 pausing (stop completes in the background), 200 if already paused, 409 otherwise. */
+  pause(id: string): { code: number; status: SandboxStatus } {
+    const sb = this.get(id);
+    if (sb.status === 'paused') return { code: 200, status: 'paused' };
+    if (sb.status !== 'running') throw conflict(`sandbox ${id} is ${sb.status}; only a running sandbox can be paused`, { sandbox_status: sb.status });
+    sb.status = 'pausing';
+    void sb
+      .signalAll('SIGSTOP', (s) => s === 'T' || s === 't', 5000)
+      .then(() => {
+        if (sb.status !== 'pausing') return;
+        sb.status = 'paused';
+        sb.times.paused_at = new Date().toISOString();
+      })
+      .catch(() => {
+        if (sb.status === 'pausing') sb.status = 'error';
+      });
+    return { code: 202, status: 'pausing' };
+  }
+
+  resume(id: string): { code: number; status: SandboxStatus } {
+    const sb = this.get(id);
+    if (sb.status === 'running') return { code: 200, status: 'running' };
+    if (sb.status !== 'paused' && sb.status !== 'error') throw conflict(`sandbox ${id} is ${sb.status}; only a paused sandbox can be resumed`, { sandbox_status: sb.status });
+    sb.status = 'resuming';
+    void sb
+      .signalAll('SIGCONT', (s) => s !== 'T' && s !== 't', 5000)
+      .then(() => {
+        if (sb.status !== 'resuming') return;
+        sb.status = 'running';
+        sb.times.last_resumed_at = new Date().toISOString();
+      })
+      .catch(() => {
+        if (sb.status === 'resuming') sb.status = 'error';
+      });
+    return { code: 202, status: 'resuming' };
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all(this.all().map((sb) => this.destroy(sb.id).catch(() => undefined)));
+  }
+}

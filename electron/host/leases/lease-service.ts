@@ -1,0 +1,86 @@
+// The leases domain of the host: list, watch, create (acquire), destroy, refresh.
+import { randomUUID } from 'node:crypto';
+import type { ContractInputs } from '../../../shared/contract';
+import type { Lease } from '../../../shared/domain';
+import type { CreateosApi } from '../createos/api';
+import { CreateosError } from '../createos/errors';
+import type { LeaseOperations, Unsubscribe } from '../services';
+import type { LeaseStore } from '../state/lease-store';
+import type { DestroyWorkflow } from './destroy-workflow';
+import type { Discovery } from './discovery';
+
+export const workspaceDir = '/paperclip-workspace';
+export const markerPath = `${workspaceDir}/.paperclip-runtime/.paperclip-createos-lease`;
+
+export interface LeaseServiceOptions {
+  api: CreateosApi;
+  store: LeaseStore;
+  discovery: Discovery;
+  destroyer: DestroyWorkflow;
+  defaultShape: string;
+  sleep?: (ms: number) => Promise<void>;
+  onActivity?: (summary: { leaseId: string; actor: string; action: string; detail: string }) => void;
+}
+
+export class LeaseService implements LeaseOperations {
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly options: LeaseServiceOptions) {
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  list(): Lease[] {
+    return this.options.store.list();
+  }
+
+  get(leaseId: string): Lease {
+    return this.options.store.record(leaseId).toLease();
+  }
+
+  watch(listener: Parameters<LeaseOperations['watch']>[0]): Unsubscribe {
+    return this.options.store.watch(listener);
+  }
+
+  refresh(): Promise<number> {
+    return this.options.discovery.refresh();
+  }
+
+  destroy(leaseId: string, reason: string, actor: string): Promise<Lease> {
+    this.options.onActivity?.({ leaseId, actor, action: 'destroy lease', detail: reason });
+    return this.options.destroyer.destroy(leaseId, reason, actor);
+  }
+
+  /** Creates a sandbox, waits for it to run, prepares the workspace and writes the lease marker. */
+  async create(input: ContractInputs['leases']['create'], actor: string): Promise<Lease> {
+    const { api, store } = this.options;
+    const created = await api.createSandbox({ shape: input.shape ?? this.options.defaultShape, ...(input.name === undefined ? {} : { name: input.name }) });
+    store.upsertSandbox({ id: created.id, status: created.status ?? 'creating', name: input.name });
+    this.options.onActivity?.({ leaseId: created.id, actor, action: 'create lease', detail: input.name ?? '' });
+    try {
+      await this.waitUntilRunning(created.id);
+      const mkdir = await api.exec(created.id, { cmd: 'bash', args: ['-lc', `mkdir -p -- '${workspaceDir}'`] });
+      if (mkdir.result.exit_code !== 0) throw new CreateosError('invalid_response', 'CreateOS workspace preparation failed; the image must provide Bash.');
+      await api.putFile(created.id, markerPath, Buffer.from(randomUUID()));
+    } catch (error) {
+      try {
+        await this.options.destroyer.destroy(created.id, 'lease setup failed', 'host');
+      } catch {
+        throw new CreateosError('invalid_response', `CreateOS setup failed and cleanup is unconfirmed for sandbox ${created.id}.`);
+      }
+      throw error;
+    }
+    return store.record(created.id).toLease();
+  }
+
+  private async waitUntilRunning(leaseId: string): Promise<void> {
+    const { api, store } = this.options;
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const view = await api.getSandbox(leaseId);
+      store.upsertSandbox({ id: view.id, status: view.status, name: view.name, shape: view.shape, created_at: view.created_at });
+      if (view.status === 'running') return;
+      if (view.status !== 'creating' || Date.now() > deadline) throw new CreateosError('invalid_sandbox', 'CreateOS sandbox did not reach running.');
+      await this.sleep(250);
+    }
+  }
+}

@@ -1,0 +1,70 @@
+// Follows the output of processes the console did not start itself (or found after a restart):
+// attaches from seq 0 when the journal still holds it, otherwise from the oldest retained frame
+// with an explicit gap. A stream that ends without an exit status makes the lease unproven.
+import type { CreateosApi } from '../createos/api';
+import { attachProcessOutput } from '../createos/process-stream';
+import type { LeaseStore } from '../state/lease-store';
+import { streamEventSink } from './stream-sink';
+import { recordTreeOutcome } from './tree-check';
+
+export class ProcessWatcher {
+  /** key leaseId/processId → controller; also holds processes owned by a command run. */
+  private readonly active = new Map<string, AbortController>();
+  private readonly finished = new Set<string>();
+
+  constructor(private readonly api: CreateosApi, private readonly store: LeaseStore, private readonly now: () => number = Date.now) {}
+
+  private key(leaseId: string, processId: string): string {
+    return `${leaseId}/${processId}`;
+  }
+
+  /** A command run owns this process's stream: never attach a second reader. */
+  claim(leaseId: string, processId: string): AbortController {
+    const controller = new AbortController();
+    this.active.set(this.key(leaseId, processId), controller);
+    return controller;
+  }
+
+  release(leaseId: string, processId: string): void {
+    const key = this.key(leaseId, processId);
+    this.active.delete(key);
+    this.finished.add(key);
+  }
+
+  isFollowing(leaseId: string, processId: string): boolean {
+    const key = this.key(leaseId, processId);
+    return this.active.has(key) || this.finished.has(key);
+  }
+
+  follow(leaseId: string, processId: string): void {
+    if (this.isFollowing(leaseId, processId)) return;
+    const controller = this.claim(leaseId, processId);
+    const onEvent = streamEventSink(this.store, leaseId, processId, this.now);
+    this.store.update(leaseId, (r) => r.updateStream(processId, () => ({ attached: true })));
+    void attachProcessOutput(this.api, { sandboxId: leaseId, processId, onEvent }, controller.signal)
+      .then(() => recordTreeOutcome(this.api, this.store, leaseId, processId, this.now))
+      .catch((error: unknown) => {
+        if (controller.signal.aborted || !this.store.has(leaseId) || this.store.record(leaseId).gone) return;
+        const reply = error instanceof Error ? error.message : 'stream failed';
+        const at = this.now();
+        this.store.tail(leaseId, processId).append({ kind: 'gap', lostBytes: null, reason: `stream ended without an exit status: ${reply}`, at });
+        this.store.update(leaseId, (record) => {
+          record.updateStream(processId, () => ({ attached: false, endedWithoutExit: reply }));
+          record.addEvidence({ kind: 'process-unproven', at, processId, reason: 'The output stream ended without an exit status.', call: `GET /v1/sandboxes/${leaseId}/processes/${processId}/connect`, reply });
+        });
+      })
+      .finally(() => this.release(leaseId, processId));
+  }
+
+  /** Stops every stream of a lease (it is being destroyed or is gone). */
+  stopLease(leaseId: string): void {
+    for (const [key, controller] of this.active) {
+      if (key.startsWith(`${leaseId}/`)) controller.abort();
+    }
+  }
+
+  dispose(): void {
+    for (const controller of this.active.values()) controller.abort();
+    this.active.clear();
+  }
+}

@@ -1,0 +1,23 @@
+import type { LeaseEvent } from '../../../shared/contract';
+import type { LeaseOperations } from '../services';
+import { createPushQueue } from '../util/push-queue';
+import { base } from './base';
+
+export function createLeasesRouter(leases: LeaseOperations) {
+  return {
+    list: base.leases.list.handler(() => leases.list()),
+    get: base.leases.get.handler(({ input }) => leases.get(input.leaseId)),
+    create: base.leases.create.handler(({ input, context }) => leases.create(input, context.actor)),
+    destroy: base.leases.destroy.handler(({ input, context }) => leases.destroy(input.leaseId, input.reason, context.actor)),
+    refresh: base.leases.refresh.handler(async () => ({ leases: await leases.refresh() })),
+    watch: base.leases.watch.handler(async function* ({ signal }) {
+      const queue = createPushQueue<LeaseEvent>(signal);
+      const unsubscribe = leases.watch((event) => queue.push(event));
+      try {
+        yield* queue;
+      } finally {
+        unsubscribe();
+      }
+    }),
+  };
+}

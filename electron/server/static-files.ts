@@ -1,0 +1,29 @@
+// Serves the built renderer (dist/renderer) and nothing outside it.
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+
+const contentTypes: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.woff2': 'font/woff2',
+};
+
+export interface StaticFile { body: Buffer; contentType: string }
+
+export async function readStaticFile(root: string, urlPath: string): Promise<StaticFile | null> {
+  const relative = urlPath === '/' || urlPath === '' ? 'index.html' : decodeURIComponent(urlPath).replace(/^\/+/, '');
+  const full = normalize(join(root, relative));
+  if (full !== root && !full.startsWith(root.endsWith(sep) ? root : root + sep)) return null;
+  try {
+    const body = await readFile(full);
+    return { body, contentType: contentTypes[extname(full)] ?? 'application/octet-stream' };
+  } catch {
+    return null;
+  }
+}

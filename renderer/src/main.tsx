@@ -1,0 +1,23 @@
+// Renderer entry: choose the transport, build the query client, render the console.
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ClientProvider } from './api/client-context';
+import { App } from './components/App';
+import { createConsoleClient } from './transport/create-console-client';
+import './styles.css';
+
+const { client } = createConsoleClient(() => undefined);
+const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
+const root = document.getElementById('root');
+if (!root) throw new Error('The page has no #root element.');
+
+createRoot(root).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <ClientProvider client={client}>
+        <App />
+      </ClientProvider>
+    </QueryClientProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,3 @@
+export * from './containment';
+export * from './lease';
+export * from './tail';
