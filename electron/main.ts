@@ -1,12 +1,13 @@
 // Electron main process: a hardened window on the built renderer, the host, and the IPC binding.
 // Thin on purpose: the host and the binding are plain modules tested without Electron.
-import { app, BrowserWindow, ipcMain, session } from 'electron';
+import { app, BrowserWindow, ipcMain, safeStorage, session } from 'electron';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createHost } from './host/compose';
 import { bindIpc } from './ipc/bind-ipc';
 import { connectProvider } from './runtime/provider';
+import { EncryptedSecretStore, FileSecretStore } from './host/settings/secret-store';
 import { securityHeaders } from './server/security-headers';
 
 const root = join(import.meta.dirname, '..');
@@ -18,8 +19,13 @@ async function start(): Promise<void> {
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
   const createosUrl = process.argv.find((a) => a.startsWith('--createos-url='))?.slice('--createos-url='.length);
   const apiKeyFile = process.argv.find((a) => a.startsWith('--api-key-file='))?.slice('--api-key-file='.length);
-  const provider = await connectProvider({ createosUrl, apiKeyFile, envApiKey: process.env['CREATEOS_API_KEY'], dataDir: join(app.getPath('userData'), 'data'), log });
-  const host = createHost({ config: provider.config, providerKind: provider.kind, mode: 'desktop', version, log });
+  const dataDir = join(app.getPath('userData'), 'data');
+  const provider = await connectProvider({ createosUrl, apiKeyFile, envApiKey: process.env['CREATEOS_API_KEY'], dataDir, log });
+  const secretStore = new EncryptedSecretStore(new FileSecretStore(join(dataDir, 'secrets')), {
+    encrypt: (plain) => safeStorage.encryptString(plain),
+    decrypt: (encrypted) => safeStorage.decryptString(encrypted),
+  });
+  const host = await createHost({ config: provider.config, providerKind: provider.kind, mode: 'desktop', version, log, dataDir, secretStore });
   const binding = bindIpc({ ipcMain, router: host.router, isTrustedFrame: (frame) => frame !== null && frame.parent === null && frame.url === indexUrl });
 
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));

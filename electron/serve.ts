@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createHost } from './host/compose';
+import { FileSecretStore } from './host/settings/secret-store';
 import { connectProvider } from './runtime/provider';
 import { startConsoleServer } from './server/console-server';
 
@@ -49,7 +50,10 @@ async function main(): Promise<void> {
   if (!/^[A-Za-z0-9_-]{16,200}$/.test(token)) fail('LEASEWATCH_TOKEN must be 16 to 200 letters, digits, _ or -.');
 
   const provider = await connectProvider({ createosUrl: options.createosUrl, apiKeyFile: options.apiKeyFile, envApiKey: process.env['CREATEOS_API_KEY'], dataDir: options.dataDir, log });
-  const host = createHost({ config: provider.config, providerKind: provider.kind, mode: 'browser', version, log });
+  const host = await createHost({
+    config: provider.config, providerKind: provider.kind, mode: 'browser', version, log,
+    dataDir: options.dataDir, secretStore: new FileSecretStore(join(options.dataDir, 'secrets')),
+  });
   let server;
   try {
     server = await startConsoleServer({ router: host.router, token, staticDir, port: options.port });

@@ -1,24 +1,22 @@
-// The composition root of the host: builds every part once, wires them, and disposes them in order.
-// The same host runs in the Electron main process and in the browser-mode server.
-import type { SystemInfo } from '../../shared/contract';
+// The composition root of the host: the environments, the current provider session, and the
+// services the routers call. The same host runs in the Electron main process and in the
+// browser-mode server.
+import type { LeaseEvent, SystemInfo } from '../../shared/contract';
 import { CreateosClient } from './createos/client';
 import type { CreateosConfig } from './createos/config';
-import { DestroyWorkflow } from './leases/destroy-workflow';
-import { Discovery } from './leases/discovery';
-import { LeaseService } from './leases/lease-service';
-import { LifecycleGuard } from './lifecycle/lifecycle-guard';
-import { CommandRunner } from './processes/command-runner';
-import { ProcessWatcher } from './processes/process-watcher';
 import { createHostRouter, type HostRouter } from './routers';
 import type { HostServices } from './services';
-import { LeaseStore } from './state/lease-store';
-import { SystemService } from './system-service';
+import { openSession, type ProviderSession, type SessionOptions } from './session';
+import { EnvironmentService } from './settings/environment-service';
+import type { SecretStore } from './settings/secret-store';
 
 export interface HostOptions {
   config: CreateosConfig;
   providerKind: SystemInfo['providerKind'];
   mode: SystemInfo['mode'];
   version: string;
+  dataDir: string;
+  secretStore: SecretStore;
   defaultShape?: string;
   discoveryIntervalMs?: number;
   tailBytes?: number;
@@ -31,40 +29,77 @@ export interface Host {
   dispose(): Promise<void>;
 }
 
-export function createHost(options: HostOptions): Host {
+async function probe(config: CreateosConfig): Promise<string> {
+  const client = new CreateosClient({ config });
+  try {
+    const who = await client.api.whoami({ signal: AbortSignal.timeout(15_000) });
+    return `Connected to ${config.origin}: ${who.stats?.total ?? 0} sandbox(es).`;
+  } finally {
+    await client.dispose();
+  }
+}
+
+export async function createHost(options: HostOptions): Promise<Host> {
   const log = options.log ?? (() => undefined);
-  const client = new CreateosClient({ config: options.config });
-  const store = new LeaseStore(options.tailBytes);
-  const guard = new LifecycleGuard((leaseId) => {
-    if (store.has(leaseId)) store.update(leaseId, (record) => { record.guard = guard.state(leaseId); });
-  });
-  const watcher = new ProcessWatcher(client.api, store);
-  const discovery = new Discovery({
-    api: client.api,
-    store,
-    watcher,
-    ...(options.discoveryIntervalMs === undefined ? {} : { intervalMs: options.discoveryIntervalMs }),
-    onError: (message) => log(`discovery: ${message}`),
-  });
-  const destroyer = new DestroyWorkflow({ api: client.api, store, guard, onGone: (leaseId) => watcher.stopLease(leaseId) });
-  const activity = (entry: { leaseId: string; actor: string; action: string; detail: string }): void => log(`${entry.actor}: ${entry.action} ${entry.leaseId}`);
-  const leases = new LeaseService({ api: client.api, store, discovery, destroyer, defaultShape: options.defaultShape ?? 's-1vcpu-1gb', onActivity: activity });
-  const commands = new CommandRunner({ api: client.api, executor: client.executor, store, guard, watcher, onActivity: activity });
-  const system = new SystemService({
-    version: options.version,
-    mode: options.mode,
-    providerUrl: options.config.origin,
-    providerKind: options.providerKind,
-    apiKeySet: options.config.apiKey.length > 0,
-    queuedRequests: () => client.queuedRequests,
+  const builtInId = options.providerKind === 'createos-local' ? 'local' : 'default';
+  let environments: EnvironmentService | null = null;
+  const sessionOptions = (environmentId: string, config: CreateosConfig): SessionOptions => ({
+    environmentId,
+    config,
+    dataDir: options.dataDir,
+    appVersion: options.version,
+    secrets: () => environments?.allKeys() ?? [config.apiKey],
+    log,
+    ...(options.defaultShape === undefined ? {} : { defaultShape: options.defaultShape }),
+    ...(options.discoveryIntervalMs === undefined ? {} : { discoveryIntervalMs: options.discoveryIntervalMs }),
+    ...(options.tailBytes === undefined ? {} : { tailBytes: options.tailBytes }),
   });
 
+  let session: ProviderSession = await openSession(sessionOptions(builtInId, options.config));
+  let providerKind = options.providerKind;
+  const watchers = new Set<(event: LeaseEvent) => void>();
+  const forward = (event: LeaseEvent): void => { for (const listener of watchers) listener(event); };
+  let unwatchSession = session.store.watch((event) => { if (event.type !== 'snapshot') forward(event); });
+
+  environments = await EnvironmentService.load({
+    dataDir: options.dataDir,
+    secrets: options.secretStore,
+    builtIn: { id: builtInId, name: options.providerKind === 'createos-local' ? 'createos-local (embedded)' : 'CreateOS', kind: options.providerKind, config: options.config },
+    probe,
+    log,
+    activate: async (id, config) => {
+      if (id === session.environmentId) return;
+      const next = await openSession(sessionOptions(id, config));
+      unwatchSession();
+      await session.dispose();
+      session = next;
+      providerKind = id === builtInId ? options.providerKind : 'createos';
+      unwatchSession = session.store.watch((event) => forward(event));
+    },
+  });
+  const settings = environments;
+
   const services: HostServices = {
-    leases,
+    leases: {
+      list: () => session.leases.list(),
+      get: (leaseId) => session.leases.get(leaseId),
+      create: (input, actor) => session.leases.create(input, actor),
+      destroy: (leaseId, reason, actor) => session.leases.destroy(leaseId, reason, actor),
+      destroyMany: (leaseIds, reason, actor) => session.leases.destroyMany(leaseIds, reason, actor),
+      clear: (leaseId, actor) => session.leases.clear(leaseId, actor),
+      timeline: (leaseId) => session.leases.timeline(leaseId),
+      refresh: () => session.leases.refresh(),
+      watch: (listener) => {
+        listener({ type: 'snapshot', leases: session.leases.list() });
+        watchers.add(listener);
+        return () => watchers.delete(listener);
+      },
+    },
     processes: {
-      run: (input, actor) => commands.run(input, actor),
-      stop: (leaseId, processId, actor) => commands.stop(leaseId, processId, actor),
+      run: (input, actor) => session.commands.run(input, actor),
+      stop: (leaseId, processId, actor) => session.commands.stop(leaseId, processId, actor),
       tail: (leaseId, processId, listener) => {
+        const { store } = session;
         store.record(leaseId);
         const tail = store.tail(leaseId, processId);
         const unsubscribe = tail.subscribe((entries) => listener({ type: 'entries', processId, entries }));
@@ -72,19 +107,30 @@ export function createHost(options: HostOptions): Host {
         return unsubscribe;
       },
     },
-    system,
+    incidents: {
+      preview: (scope) => session.incidents.preview(scope),
+      export: (scope, format, actor) => session.incidents.export(scope, format, actor),
+    },
+    settings,
+    system: {
+      info: () => ({
+        version: options.version,
+        mode: options.mode,
+        providerUrl: session.client.http.config.origin,
+        providerKind,
+        apiKeySet: session.client.http.config.apiKey.length > 0,
+        queuedRequests: session.client.queuedRequests,
+      }),
+    },
   };
-  discovery.start();
 
   return {
     services,
     router: createHostRouter(services),
     async dispose() {
-      discovery.dispose();
-      guard.shutdown();
-      watcher.dispose();
-      store.dispose();
-      await client.dispose();
+      unwatchSession();
+      watchers.clear();
+      await session.dispose();
     },
   };
 }

@@ -1,6 +1,8 @@
 // What the routers need from the host's brain. Routers stay thin: they only call these.
-import type { ContractInputs, LeaseEvent, SystemInfo, TailEvent } from '../../shared/contract';
-import type { Lease } from '../../shared/domain';
+import type {
+  ContractInputs, ContractOutputs, Environment, IncidentFile, IncidentScope, LeaseEvent, RedactionPreview, SystemInfo, TailEvent,
+} from '../../shared/contract';
+import type { Lease, TimelineEntry } from '../../shared/domain';
 
 export interface RequestContext {
   /** Who asked: recorded with operator actions. */
@@ -14,6 +16,9 @@ export interface LeaseOperations {
   get(leaseId: string): Lease;
   create(input: ContractInputs['leases']['create'], actor: string): Promise<Lease>;
   destroy(leaseId: string, reason: string, actor: string): Promise<Lease>;
+  destroyMany(leaseIds: readonly string[], reason: string, actor: string): Promise<ContractOutputs['leases']['destroyMany']>;
+  clear(leaseId: string, actor: string): Promise<boolean>;
+  timeline(leaseId: string): TimelineEntry[];
   refresh(): Promise<number>;
   watch(listener: (event: LeaseEvent) => void): Unsubscribe;
 }
@@ -25,6 +30,19 @@ export interface ProcessOperations {
   tail(leaseId: string, processId: string, listener: (event: TailEvent) => void): Unsubscribe;
 }
 
+export interface IncidentOperations {
+  preview(scope: IncidentScope): Promise<RedactionPreview>;
+  export(scope: IncidentScope, format: 'json' | 'html', actor: string): Promise<IncidentFile>;
+}
+
+export interface SettingsOperations {
+  environments(): Environment[];
+  save(input: ContractInputs['settings']['saveEnvironment'], actor: string): Promise<Environment>;
+  remove(id: string, actor: string): Promise<boolean>;
+  test(id: string): Promise<{ ok: boolean; message: string }>;
+  activate(id: string, actor: string): Promise<Environment>;
+}
+
 export interface SystemOperations {
   info(): SystemInfo;
 }
@@ -32,5 +50,7 @@ export interface SystemOperations {
 export interface HostServices {
   readonly leases: LeaseOperations;
   readonly processes: ProcessOperations;
+  readonly incidents: IncidentOperations;
+  readonly settings: SettingsOperations;
   readonly system: SystemOperations;
 }

@@ -24,6 +24,9 @@ function makeServices(watchers: Array<(e: LeaseEvent) => void>): HostServices {
       get: (id) => { throw new HostError('NOT_FOUND', `Lease ${id} is not known to this console.`); },
       create: () => Promise.reject(new Error('not used')),
       destroy: () => Promise.reject(new Error('not used')),
+      destroyMany: () => Promise.reject(new Error('not used')),
+      clear: () => Promise.reject(new Error('not used')),
+      timeline: () => [],
       refresh: () => Promise.resolve(0),
       watch: (listener) => {
         watchers.push(listener);
@@ -35,6 +38,17 @@ function makeServices(watchers: Array<(e: LeaseEvent) => void>): HostServices {
       run: () => Promise.resolve({ runId: 'r1' }),
       stop: () => Promise.resolve({ treeExited: true }),
       tail: () => () => undefined,
+    },
+    incidents: {
+      preview: () => Promise.reject(new Error('not used')),
+      export: () => Promise.reject(new Error('not used')),
+    },
+    settings: {
+      environments: () => [],
+      save: () => Promise.reject(new Error('not used')),
+      remove: () => Promise.reject(new Error('not used')),
+      test: () => Promise.reject(new Error('not used')),
+      activate: () => Promise.reject(new Error('not used')),
     },
     system: { info: () => ({ version: '0', mode: 'desktop', providerUrl: 'http://127.0.0.1:1', providerKind: 'createos-local', apiKeySet: true, queuedRequests: 0 }) },
   };

@@ -2,6 +2,7 @@
 import { eventIterator, oc } from '@orpc/contract';
 import { z } from 'zod';
 import { leaseIdSchema, leaseSchema } from '../domain/lease';
+import { timelineEntrySchema } from '../domain/timeline';
 
 export const leaseEventSchema = z.discriminatedUnion('type', [
   /** First event of every watch: the whole current picture. */
@@ -21,11 +22,24 @@ export const destroyLeaseInputSchema = z.object({
   reason: z.string().trim().min(1, 'a reason is required').max(500),
 }).strict();
 
+export const destroyManyInputSchema = z.object({
+  leaseIds: z.array(leaseIdSchema).min(1, 'select at least one lease').max(5000),
+  reason: z.string().trim().min(1, 'a reason is required').max(500),
+}).strict();
+
+export const destroyManyResultSchema = z.object({
+  results: z.array(z.object({ leaseId: leaseIdSchema, ok: z.boolean(), message: z.string().nullable() })),
+});
+
 export const leasesContract = {
   list: oc.output(z.array(leaseSchema)),
   get: oc.input(z.object({ leaseId: leaseIdSchema }).strict()).output(leaseSchema),
   create: oc.input(createLeaseInputSchema).output(leaseSchema),
   destroy: oc.input(destroyLeaseInputSchema).output(leaseSchema),
+  destroyMany: oc.input(destroyManyInputSchema).output(destroyManyResultSchema),
+  /** Forgets a destroyed lease and its kept output (operator's choice). */
+  clear: oc.input(z.object({ leaseId: leaseIdSchema }).strict()).output(z.object({ cleared: z.boolean() })),
+  timeline: oc.input(z.object({ leaseId: leaseIdSchema }).strict()).output(z.array(timelineEntrySchema)),
   refresh: oc.output(z.object({ leases: z.number().int() })),
   watch: oc.output(eventIterator(leaseEventSchema)),
 };

@@ -1,3 +1,4 @@
 export * from './containment';
 export * from './lease';
 export * from './tail';
+export * from './timeline';

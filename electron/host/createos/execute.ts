@@ -46,7 +46,7 @@ export interface ExecuteHooks {
   readonly onCleanup?: (outcome: CleanupOutcome) => void;
 }
 
-export type StreamTuning = Pick<ProcessStreamOptions, 'maxAttempts' | 'reconnectDelayMs' | 'waitTimeoutMs' | 'idleTimeoutMs' | 'delay'>;
+export type StreamTuning = Pick<ProcessStreamOptions, 'maxAttempts' | 'reconnectDelayMs' | 'waitTimeoutMs' | 'idleTimeoutMs' | 'delay' | 'gapOnEviction'>;
 
 export interface CommandExecutorOptions {
   readonly api: CreateosApi;

@@ -131,3 +131,14 @@ describe('validateFrame', () => {
     }
   });
 });
+
+describe('decodeStrictBase64', () => {
+  it('accepts canonical padded base64 only', () => {
+    for (const bytes of [Buffer.alloc(0), Buffer.from('a'), Buffer.from('ab'), Buffer.from('abc'), Buffer.from([0, 255, 128, 7, 9])]) {
+      expect(decodeStrictBase64(bytes.toString('base64'))).toEqual(bytes);
+    }
+    for (const text of ['YQ', 'YQ=', 'Y===', '====', 'YR==', 'YWJ=x', 'YW Jj', 'YW\nJj', 'YWJj\n', 'YW-j', 'YW_j', '!!!!', 'YWJjZA']) {
+      expect(decodeStrictBase64(text), text).toBeUndefined();
+    }
+  });
+});

@@ -120,13 +120,16 @@ export interface HeartbeatFrame {
 
 export type ProcessFrame = DataFrame | ExitFrame | HeartbeatFrame;
 
-const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const SIGNAL_NAME = /^SIG[A-Z0-9]{1,16}$/;
 
-/** Strict padded base64 to bytes; undefined when the text is not canonical base64. */
+/**
+ * Strict padded base64 to bytes; undefined when the text is not canonical base64. Node's decoder
+ * skips characters it does not know, so re-encoding must give back exactly the same text.
+ */
 export function decodeStrictBase64(text: string): Buffer | undefined {
-  if (text.length % 4 !== 0 || !STRICT_BASE64.test(text)) return undefined;
-  return Buffer.from(text, 'base64');
+  if (text.length % 4 !== 0) return undefined;
+  const bytes = Buffer.from(text, 'base64');
+  return bytes.toString('base64') === text ? bytes : undefined;
 }
 
 export function isSignalName(value: unknown): value is string {

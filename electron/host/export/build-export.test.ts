@@ -40,7 +40,10 @@ describe('buildIncidentExport', () => {
     expect(doc.generatedAt).toBe('2024-05-01T11:00:00.000Z');
     expect(doc.leases.map((l) => l.id)).toEqual(['lease-a']);
     const [lease] = doc.leases;
-    expect(lease?.timeline.map((e) => e.kind)).toEqual(['status', 'verdict']);
+    expect(lease?.timeline).toEqual([
+      { at: 1_714_557_600_000, kind: 'state', summary: 'running <script>alert("x")</script>', detail: null, actor: 'alice' },
+      { at: 1_714_557_608_000, kind: 'verdict', summary: 'unproven: tree did not exit', detail: 'DELETE answered tree_exited=false', actor: null },
+    ]);
     expect(lease?.verdict.status).toBe('unproven');
     expect(lease?.evidence).toHaveLength(2);
     expect(lease?.reconnects.map((r) => r.count)).toEqual([1, 2]);
@@ -140,7 +143,9 @@ describe('previewRedactions', () => {
   it('lists every redaction with its kind, where it is, and masked context, matching the export', () => {
     const preview = previewRedactions(incidentInput(), opts);
     const doc = parse(buildIncidentExport(incidentInput(), opts).json);
-    expect({ count: preview.count, kinds: preview.kinds }).toEqual(doc.redactions);
+    expect({ count: preview.count, kinds: preview.kinds.map(({ kind, count }) => ({ kind, count })) }).toEqual(doc.redactions);
+    expect(preview.leases).toBe(1);
+    expect(preview.kinds.find((k) => k.kind === 'api-key')?.samples).toHaveLength(3);
     expect(preview.items).toContainEqual({ kind: 'sk-token', path: 'leases[lease-a].processes[p1].stdout', context: expect.stringContaining('token [REDACTED:sk-token] done') as unknown });
     expect(preview.items).toContainEqual({ kind: 'api-key', path: 'operatorActions[0].reason', context: 'runaway; key was [REDACTED:api-key]' });
     expect(preview.items.filter((item) => item.path === 'environment.providerUrl').map((item) => item.kind)).toEqual(['url-credentials', 'url-query']);

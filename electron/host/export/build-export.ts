@@ -1,10 +1,10 @@
 // The incident export: pure and deterministic. Input is validated, the document is built, every
 // string in it is redacted, then the manifest hashes the redacted sections.
-import { buildBody, type ExportBody, type IncidentDocument, type RedactionSummary } from './document';
+import { buildBody, type ExportBody, type IncidentDocument } from './document';
 import { renderHtml } from './html';
 import { incidentInputSchema, type IncidentInput } from './incident-input';
 import { buildManifest } from './manifest';
-import { Redactor, type RedactionHit, type RedactionOptions } from './redact';
+import { Redactor, type RedactionHit, type RedactionKind, type RedactionOptions } from './redact';
 
 export interface IncidentExport {
   json: string;
@@ -14,9 +14,17 @@ export interface IncidentExport {
   htmlFileName: string;
 }
 
-export interface RedactionPreview extends RedactionSummary {
+export interface RedactionPreview {
+  count: number;
+  /** Leases the export would contain. */
+  leases: number;
+  /** Per kind: how many, and up to three masked samples. */
+  kinds: { kind: RedactionKind; count: number; samples: string[] }[];
+  /** Every redaction: kind, where, masked context. */
   items: RedactionHit[];
 }
+
+const SAMPLES_PER_KIND = 3;
 
 /** Builds the export. Throws (a zod error) if `input` is not a valid IncidentInput. */
 export function buildIncidentExport(input: IncidentInput, opts: RedactionOptions): IncidentExport {
@@ -32,8 +40,18 @@ export function buildIncidentExport(input: IncidentInput, opts: RedactionOptions
 
 /** What the export would redact: per redaction its kind, where, and a little masked context. */
 export function previewRedactions(input: IncidentInput, opts: RedactionOptions): RedactionPreview {
-  const { redactor } = redactedDocument(input, opts);
-  return { ...redactor.summary(), items: redactor.hits };
+  const { document, redactor } = redactedDocument(input, opts);
+  const { count, kinds } = redactor.summary();
+  return {
+    count,
+    leases: document.leases.length,
+    kinds: kinds.map(({ kind, count: n }) => ({
+      kind,
+      count: n,
+      samples: redactor.hits.filter((hit) => hit.kind === kind).slice(0, SAMPLES_PER_KIND).map((hit) => hit.context),
+    })),
+    items: redactor.hits,
+  };
 }
 
 function redactedDocument(input: IncidentInput, opts: RedactionOptions): { document: IncidentDocument; redactor: Redactor } {

@@ -37,7 +37,7 @@ export interface ExportLease {
   destroy: DestroyProgress | null;
   verdict: ContainmentVerdict;
   evidence: Evidence[];
-  timeline: { at: number; kind: string; summary: string; detail: string | null }[];
+  timeline: { at: number; kind: string; summary: string; detail: string | null; actor: string | null }[];
   reconnects: ReconnectEvent[];
   processes: ExportProcess[];
 }
@@ -138,7 +138,7 @@ function exportLease(record: LeaseRecord, window: TailWindow | undefined): Expor
     destroy: lease.destroy,
     verdict: lease.verdict,
     evidence: record.evidence,
-    timeline: inWindow(record.timeline).map((e) => ({ at: e.at, kind: e.kind, summary: e.summary, detail: e.detail ?? null })),
+    timeline: inWindow(record.timeline).map((e) => ({ at: e.at, kind: e.kind, summary: e.summary, detail: e.detail ?? null, actor: e.actor ?? null })),
     reconnects: inWindow(record.reconnects),
     processes,
   };

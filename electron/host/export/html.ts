@@ -57,7 +57,7 @@ ${table(['at', 'process', 'reason', 'call', 'reply'], lease.verdict.reasons.map(
 <h3>Evidence</h3>
 ${table(['at', 'kind', 'detail'], lease.evidence.map((e) => [time(e.at), e.kind, evidenceDetail(e)]))}
 <h3>Timeline</h3>
-${table(['at', 'kind', 'summary', 'detail'], lease.timeline.map((e) => [time(e.at), e.kind, e.summary, e.detail]))}
+${table(['at', 'kind', 'summary', 'detail', 'actor'], lease.timeline.map((e) => [time(e.at), e.kind, e.summary, e.detail, e.actor]))}
 <h3>Reconnects</h3>
 ${table(['at', 'process', 'count', 'reason'], lease.reconnects.map((e) => [time(e.at), e.processId, e.count, e.reason]))}
 <h3>Processes</h3>

@@ -12,12 +12,14 @@ export const incidentScopeSchema = z.discriminatedUnion('kind', [
 ]);
 export type IncidentScope = z.infer<typeof incidentScopeSchema>;
 
+/** Accepts the shared domain's TimelineEntry (detail and actor nullable) as well as the bare `{at, kind, summary, detail?}`. */
 export const timelineEntrySchema = z.object({
   at: z.number(),
-  /** e.g. `status`, `verdict`, `destroy`, `error`. */
+  /** e.g. `state`, `evidence`, `operator`, `stream`, `error`. */
   kind: z.string(),
   summary: z.string(),
-  detail: z.string().exactOptional(),
+  detail: z.string().nullable().exactOptional(),
+  actor: z.string().nullable().exactOptional(),
 });
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
 

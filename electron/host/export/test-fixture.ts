@@ -49,7 +49,7 @@ export function incidentInput(): IncidentInput {
         lease: lease('lease-a', [processInfo('lease-a', 'p1')]),
         timeline: [
           { at: T + 8000, kind: 'verdict', summary: 'unproven: tree did not exit', detail: 'DELETE answered tree_exited=false' },
-          { at: T, kind: 'status', summary: 'running <script>alert("x")</script>' },
+          { at: T, kind: 'state', summary: 'running <script>alert("x")</script>', detail: null, actor: 'alice' },
         ],
         evidence: [
           { kind: 'process-started', at: T, processId: 'p1' },

@@ -79,7 +79,7 @@ export async function* readSegment(path: string, limit = Number.POSITIVE_INFINIT
   // The next chunk is read while this one is parsed.
   let next = readChunk();
   try {
-    let carry = Buffer.alloc(0);
+    let carry: Buffer = Buffer.alloc(0);
     let base = 0;
     for (;;) {
       const chunk = await next;

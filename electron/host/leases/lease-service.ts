@@ -1,10 +1,12 @@
 // The leases domain of the host: list, watch, create (acquire), destroy, refresh.
 import { randomUUID } from 'node:crypto';
 import type { ContractInputs } from '../../../shared/contract';
-import type { Lease } from '../../../shared/domain';
+import type { Lease, TimelineEntry } from '../../../shared/domain';
+import { HostError } from '../host-error';
 import type { CreateosApi } from '../createos/api';
 import { CreateosError } from '../createos/errors';
 import type { LeaseOperations, Unsubscribe } from '../services';
+import { mapLimit } from '../util/map-limit';
 import type { LeaseStore } from '../state/lease-store';
 import type { DestroyWorkflow } from './destroy-workflow';
 import type { Discovery } from './discovery';
@@ -48,6 +50,33 @@ export class LeaseService implements LeaseOperations {
   destroy(leaseId: string, reason: string, actor: string): Promise<Lease> {
     this.options.onActivity?.({ leaseId, actor, action: 'destroy lease', detail: reason });
     return this.options.destroyer.destroy(leaseId, reason, actor);
+  }
+
+  /** Destroys many leases, a few at a time (the pacer keeps requests within the rate limit). */
+  async destroyMany(leaseIds: readonly string[], reason: string, actor: string): Promise<{ results: Array<{ leaseId: string; ok: boolean; message: string | null }> }> {
+    const unique = [...new Set(leaseIds)];
+    const results = await mapLimit(unique, 4, async (leaseId) => {
+      try {
+        await this.destroy(leaseId, reason, actor);
+        return { leaseId, ok: true, message: null };
+      } catch (error) {
+        return { leaseId, ok: false, message: error instanceof Error ? error.message : 'destroy failed' };
+      }
+    });
+    return { results };
+  }
+
+  /** Forgets a destroyed lease and its kept output. Live leases cannot be cleared. */
+  clear(leaseId: string, actor: string): Promise<boolean> {
+    const record = this.options.store.record(leaseId);
+    if (!record.gone) return Promise.reject(new HostError('CONFLICT', `Lease ${leaseId} is not destroyed; only destroyed leases can be cleared.`));
+    this.options.onActivity?.({ leaseId, actor, action: 'clear lease record', detail: '' });
+    this.options.store.remove(leaseId);
+    return Promise.resolve(true);
+  }
+
+  timeline(leaseId: string): TimelineEntry[] {
+    return [...this.options.store.record(leaseId).timeline];
   }
 
   /** Creates a sandbox, waits for it to run, prepares the workspace and writes the lease marker. */

@@ -1,8 +1,12 @@
 // Everything the host knows about one lease. The verdict is always derived from the evidence.
 import {
   deriveVerdict, toSandboxStatus,
-  type DestroyProgress, type Evidence, type GuardState, type Lease, type ProcessInfo, type StreamHealth,
+  type DestroyProgress, type Evidence, type GuardState, type Lease, type ProcessInfo, type StreamHealth, type TimelineEntry,
 } from '../../../shared/domain';
+import { describeEvidence } from './describe-evidence';
+
+/** The most timeline entries kept per lease (oldest dropped first). */
+export const maxTimelineEntries = 5000;
 
 export interface SandboxFacts {
   id: string;
@@ -31,6 +35,9 @@ export function freshStreamHealth(): StreamHealth {
 export class LeaseRecord {
   sandbox: SandboxFacts;
   readonly evidence: Evidence[] = [];
+  timeline: TimelineEntry[] = [];
+  /** Timeline entries ever added (the array itself is bounded). */
+  timelineTotal = 0;
   readonly processes = new Map<string, ProcessInfo>();
   guard: GuardState = 'idle';
   destroy: DestroyProgress | null = null;
@@ -42,6 +49,13 @@ export class LeaseRecord {
 
   addEvidence(item: Evidence): void {
     this.evidence.push(item);
+    this.note({ at: item.at, kind: 'evidence', ...describeEvidence(item), actor: null });
+  }
+
+  note(entry: TimelineEntry): void {
+    this.timeline.push(entry);
+    this.timelineTotal += 1;
+    if (this.timeline.length > maxTimelineEntries) this.timeline = this.timeline.slice(-maxTimelineEntries);
   }
 
   upsertProcess(leaseId: string, facts: ProcessFacts, extra: Partial<Pick<ProcessInfo, 'command' | 'startedByConsole'>> = {}): ProcessInfo {

@@ -1,18 +1,47 @@
 // The host's picture of every lease, with change notification. One writer: the host services.
 import type { LeaseEvent } from '../../../shared/contract';
-import type { Lease } from '../../../shared/domain';
+import type { Lease, TailEntry } from '../../../shared/domain';
 import { HostError } from '../host-error';
 import { LeaseRecord, type SandboxFacts } from './lease-record';
 import { TailBuffer } from './tail-buffer';
 
 export type LeaseListener = (event: LeaseEvent) => void;
 
+/** Where changes go to survive a crash (the journal). */
+export interface StorePersistence {
+  recordChanged(record: LeaseRecord): void;
+  tailEntries(leaseId: string, processId: string, entries: TailEntry[]): void;
+  cleared(leaseId: string): void;
+}
+
+export interface LeaseStoreOptions {
+  tailBytes?: number;
+  persistence?: StorePersistence;
+}
+
 export class LeaseStore {
   private readonly records = new Map<string, LeaseRecord>();
   private readonly tails = new Map<string, TailBuffer>();
   private readonly listeners = new Set<LeaseListener>();
 
-  constructor(private readonly tailBytes?: number) {}
+  constructor(private readonly options: LeaseStoreOptions = {}) {}
+
+  /** Puts back a record read from the journal, without publishing or journaling it again. */
+  restore(record: LeaseRecord): void {
+    this.records.set(record.sandbox.id, record);
+  }
+
+  /** Every record, for snapshots. */
+  allRecords(): LeaseRecord[] {
+    return [...this.records.values()];
+  }
+
+  /** The tails of one lease, by process id. */
+  tailsOf(leaseId: string): Map<string, TailBuffer> {
+    const result = new Map<string, TailBuffer>();
+    for (const [key, tail] of this.tails) if (key.startsWith(`${leaseId}/`)) result.set(key.slice(leaseId.length + 1), tail);
+    return result;
+  }
 
   has(leaseId: string): boolean {
     return this.records.has(leaseId);
@@ -32,11 +61,15 @@ export class LeaseStore {
   upsertSandbox(facts: SandboxFacts): LeaseRecord {
     const existing = this.records.get(facts.id);
     if (existing) {
+      if (existing.sandbox.status !== facts.status && !existing.gone) {
+        existing.note({ at: Date.now(), kind: 'state', summary: `State ${existing.sandbox.status} → ${facts.status}`, detail: null, actor: null });
+      }
       existing.sandbox = { ...existing.sandbox, ...facts };
       this.publish(existing);
       return existing;
     }
     const record = new LeaseRecord(facts);
+    record.note({ at: Date.now(), kind: 'state', summary: `Lease discovered in state ${facts.status}`, detail: null, actor: null });
     this.records.set(facts.id, record);
     this.publish(record);
     return record;
@@ -52,6 +85,7 @@ export class LeaseStore {
   /** Forgets a lease entirely (only for leases that were never ours to keep). */
   remove(leaseId: string): void {
     if (!this.records.delete(leaseId)) return;
+    this.options.persistence?.cleared(leaseId);
     for (const [key, tail] of this.tails) {
       if (key.startsWith(`${leaseId}/`)) {
         tail.dispose();
@@ -65,7 +99,8 @@ export class LeaseStore {
     const key = `${leaseId}/${processId}`;
     let tail = this.tails.get(key);
     if (!tail) {
-      tail = new TailBuffer(this.tailBytes);
+      const persistence = this.options.persistence;
+      tail = new TailBuffer(this.options.tailBytes, 20, persistence ? (entries) => persistence.tailEntries(leaseId, processId, entries) : null);
       this.tails.set(key, tail);
     }
     return tail;
@@ -82,6 +117,7 @@ export class LeaseStore {
   }
 
   publish(record: LeaseRecord): Lease {
+    this.options.persistence?.recordChanged(record);
     const lease = record.toLease();
     for (const listener of this.listeners) listener({ type: 'upsert', lease });
     return lease;

@@ -17,19 +17,45 @@ export class TailBuffer {
   private pending: TailEntry[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
   private readonly listeners = new Set<TailListener>();
+  private seq = 0;
+  private exited = false;
 
-  constructor(private readonly maxBytes = defaultTailBytes, private readonly batchMs = 20) {}
+  /**
+   * @param onBatch always told about new entries (in batches), e.g. to journal them.
+   */
+  constructor(private readonly maxBytes = defaultTailBytes, private readonly batchMs = 20, private readonly onBatch: TailListener | null = null) {}
+
+  /** The last output sequence number held (0 = none): where a re-attached stream resumes. */
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  /** True once an exit entry was recorded. */
+  get hasExit(): boolean {
+    return this.exited;
+  }
 
   append(entry: TailEntry): void {
-    this.entries.push(entry);
-    this.bytes += entryBytes(entry);
+    this.hold(entry);
     this.pending.push(entry);
-    this.trim(entry.at);
-    if (this.listeners.size > 0 && !this.flushTimer) {
+    if ((this.listeners.size > 0 || this.onBatch) && !this.flushTimer) {
       this.flushTimer = setTimeout(() => this.flush(), this.batchMs);
-    } else if (this.listeners.size === 0) {
+    } else if (this.listeners.size === 0 && !this.onBatch) {
       this.pending = [];
     }
+  }
+
+  /** Restores entries read back from the journal: held and replayed, never re-journaled. */
+  restore(entries: readonly TailEntry[]): void {
+    for (const entry of entries) this.hold(entry);
+  }
+
+  private hold(entry: TailEntry): void {
+    if (entry.kind === 'text' && entry.seq > this.seq) this.seq = entry.seq;
+    if (entry.kind === 'exit') this.exited = true;
+    this.entries.push(entry);
+    this.bytes += entryBytes(entry);
+    this.trim(entry.at);
   }
 
   /** Everything held, oldest first; starts with a truncation marker when the bound dropped output. */
@@ -49,11 +75,12 @@ export class TailBuffer {
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
+    this.onBatch?.(batch);
     for (const listener of this.listeners) listener(batch);
   }
 
   dispose(): void {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flush();
     this.listeners.clear();
   }
 

@@ -1,21 +1,30 @@
-// Live output tails, per process, bounded by line count. Losses arrive as explicit entries.
+// Live output tails, per process, as display lines derived incrementally from each batch.
 import { create } from 'zustand';
 import type { TailEntry } from '../../../shared/domain';
+import { appendTailEntries, emptyTailLines, type TailLines } from '../tail/tail-lines';
 
-export const maxTailEntries = 200_000;
+export function tailKey(leaseId: string, processId: string): string {
+  return `${leaseId}/${processId}`;
+}
 
 export interface TailState {
-  tails: Record<string, TailEntry[]>;
-  replace: (processId: string, entries: TailEntry[]) => void;
-  append: (processId: string, entries: TailEntry[]) => void;
+  tails: Record<string, TailLines>;
+  /** The host's replay: what it holds already. Starts the lines afresh. */
+  replace: (key: string, entries: readonly TailEntry[]) => void;
+  append: (key: string, entries: readonly TailEntry[]) => void;
+  /** Forgets a tail nobody shows any more. */
+  remove: (key: string) => void;
 }
 
 export const useTailStore = create<TailState>()((set) => ({
   tails: {},
-  replace: (processId, entries) => set((state) => ({ tails: { ...state.tails, [processId]: entries.slice(-maxTailEntries) } })),
-  append: (processId, entries) =>
+  replace: (key, entries) => set((state) => ({ tails: { ...state.tails, [key]: appendTailEntries(emptyTailLines(), entries) } })),
+  append: (key, entries) =>
+    set((state) => ({ tails: { ...state.tails, [key]: appendTailEntries(state.tails[key] ?? emptyTailLines(), entries) } })),
+  remove: (key) =>
     set((state) => {
-      const next = [...(state.tails[processId] ?? []), ...entries];
-      return { tails: { ...state.tails, [processId]: next.length > maxTailEntries ? next.slice(-maxTailEntries) : next } };
+      if (!(key in state.tails)) return state;
+      const { [key]: _removed, ...rest } = state.tails;
+      return { tails: rest };
     }),
 }));

@@ -1,29 +1,27 @@
-// UI state only: what is selected and how the list is filtered. Server data lives in the query cache.
+// UI state only: what is open and how it looks. Server data lives in the query cache.
 import { create } from 'zustand';
+import type { ThemePreference } from '../platform/platform';
 
 export interface UiState {
+  /** The lease shown in the detail view. */
   selectedLeaseId: string | null;
   selectedProcessId: string | null;
-  filterText: string;
-  unprovenOnly: boolean;
   /** True while the lease watch is subscribed and has delivered its snapshot. */
   live: boolean;
+  themePreference: ThemePreference;
   selectLease: (leaseId: string | null) => void;
   selectProcess: (processId: string | null) => void;
-  setFilterText: (text: string) => void;
-  setUnprovenOnly: (value: boolean) => void;
   setLive: (live: boolean) => void;
+  setThemePreference: (preference: ThemePreference) => void;
 }
 
 export const useUiStore = create<UiState>()((set) => ({
   selectedLeaseId: null,
   selectedProcessId: null,
-  filterText: '',
-  unprovenOnly: false,
   live: false,
-  selectLease: (leaseId) => set({ selectedLeaseId: leaseId, selectedProcessId: null }),
+  themePreference: 'system',
+  selectLease: (leaseId) => set((state) => (state.selectedLeaseId === leaseId ? state : { selectedLeaseId: leaseId, selectedProcessId: null })),
   selectProcess: (processId) => set({ selectedProcessId: processId }),
-  setFilterText: (filterText) => set({ filterText }),
-  setUnprovenOnly: (unprovenOnly) => set({ unprovenOnly }),
   setLive: (live) => set({ live }),
+  setThemePreference: (themePreference) => set({ themePreference }),
 }));
