@@ -49,6 +49,19 @@ export class ConsolePage {
     await detail.getByRole('textbox', { name: 'Command' }).waitFor({ state: 'detached' });
   }
 
+  /** Like runCommand, but does not wait for the form to close (the command may fail to start). */
+  async startCommand(leaseId: string, command: string): Promise<void> {
+    const detail = this.leaseDetail(leaseId);
+    await detail.getByRole('button', { name: 'Run command' }).click();
+    await detail.getByRole('textbox', { name: 'Command' }).fill(command);
+    await detail.getByRole('button', { name: 'Run', exact: true }).click();
+  }
+
+  /** The "Reconnects N" text of the lease's newest process. */
+  async processStreamCell(leaseId: string): Promise<string> {
+    return this.leaseDetail(leaseId).getByText(/Reconnects \d+/).last().innerText();
+  }
+
   tail(leaseId: string): Locator {
     return this.leaseDetail(leaseId).getByRole('log');
   }
@@ -69,8 +82,9 @@ export class ConsolePage {
     return this.leaseDetail(leaseId).locator('.destroy-status');
   }
 
+  /** The lease's banner in the list of unproven leases at the top of the app. */
   banner(leaseId: string): Locator {
-    return this.page.getByRole('alert').filter({ hasText: 'Containment unproven' }).filter({ hasText: leaseId });
+    return this.page.getByRole('region', { name: 'Unproven leases' }).getByRole('alert').filter({ hasText: 'Containment unproven' }).filter({ hasText: leaseId });
   }
 
   async screenshot(path: string): Promise<void> {
