@@ -1,10 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { ipcChannels, type BridgeResult, type BridgeStreamMessage } from '../../shared/contract/bridge';
-import type { LeaseEvent } from '../../shared/contract';
-import { HostError } from '../host/host-error';
+import { createFakeHost } from '../../test/fakes/host-services';
 import { createHostRouter } from '../host/routers';
-import type { HostServices } from '../host/services';
 import { bindIpc } from './bind-ipc';
 
 // A fake ipcMain: records handlers so the test can call them like Electron would.
@@ -17,49 +15,12 @@ class FakeIpcMain extends EventEmitter {
 const trustedFrame = { url: 'app://leasewatch/index.html', parent: null };
 const foreignFrame = { url: 'https://evil.example/', parent: null };
 
-function makeServices(watchers: Array<(e: LeaseEvent) => void>): HostServices {
-  return {
-    leases: {
-      list: () => [],
-      get: (id) => { throw new HostError('NOT_FOUND', `Lease ${id} is not known to this console.`); },
-      create: () => Promise.reject(new Error('not used')),
-      destroy: () => Promise.reject(new Error('not used')),
-      destroyMany: () => Promise.reject(new Error('not used')),
-      clear: () => Promise.reject(new Error('not used')),
-      timeline: () => [],
-      refresh: () => Promise.resolve(0),
-      watch: (listener) => {
-        watchers.push(listener);
-        listener({ type: 'snapshot', leases: [] });
-        return () => watchers.splice(watchers.indexOf(listener), 1);
-      },
-    },
-    processes: {
-      run: () => Promise.resolve({ runId: 'r1' }),
-      stop: () => Promise.resolve({ treeExited: true }),
-      tail: () => () => undefined,
-    },
-    incidents: {
-      preview: () => Promise.reject(new Error('not used')),
-      export: () => Promise.reject(new Error('not used')),
-    },
-    settings: {
-      environments: () => [],
-      save: () => Promise.reject(new Error('not used')),
-      remove: () => Promise.reject(new Error('not used')),
-      test: () => Promise.reject(new Error('not used')),
-      activate: () => Promise.reject(new Error('not used')),
-    },
-    system: { info: () => ({ version: '0', mode: 'desktop', providerUrl: 'http://127.0.0.1:1', providerKind: 'createos-local', apiKeySet: true, queuedRequests: 0 }) },
-  };
-}
-
 function setup() {
   const ipcMain = new FakeIpcMain();
-  const watchers: Array<(e: LeaseEvent) => void> = [];
+  const { services, watchers } = createFakeHost('desktop');
   const binding = bindIpc({
     ipcMain: ipcMain as never,
-    router: createHostRouter(makeServices(watchers)),
+    router: createHostRouter(services),
     isTrustedFrame: (frame) => frame?.url === trustedFrame.url && frame.parent === null,
   });
   const invoke = (frame: unknown, channel: unknown, input: unknown) =>
