@@ -2,7 +2,7 @@
 // attaches from seq 0 when the journal still holds it, otherwise from the oldest retained frame
 // with an explicit gap. A stream that ends without an exit status makes the lease unproven.
 import type { CreateosApi } from '../createos/api';
-import { attachProcessOutput } from '../createos/process-stream';
+import { attachProcessOutput, ProcessOutputStream } from '../createos/process-stream';
 import type { LeaseStore } from '../state/lease-store';
 import { streamEventSink } from './stream-sink';
 import { recordTreeOutcome } from './tree-check';
@@ -36,12 +36,25 @@ export class ProcessWatcher {
     return this.active.has(key) || this.finished.has(key);
   }
 
+  /**
+   * Follows a process's output. After a restart the tail already holds what the journal kept:
+   * a finished tail is left alone, and an unfinished one resumes after its last sequence.
+   */
   follow(leaseId: string, processId: string): void {
     if (this.isFollowing(leaseId, processId)) return;
+    const tail = this.store.tail(leaseId, processId);
+    if (tail.hasExit) {
+      this.finished.add(this.key(leaseId, processId));
+      return;
+    }
     const controller = this.claim(leaseId, processId);
     const onEvent = streamEventSink(this.store, leaseId, processId, this.now);
     this.store.update(leaseId, (r) => r.updateStream(processId, () => ({ attached: true })));
-    void attachProcessOutput(this.api, { sandboxId: leaseId, processId, onEvent }, controller.signal)
+    const options = { sandboxId: leaseId, processId, onEvent };
+    const reading = tail.lastSeq > 0
+      ? new ProcessOutputStream(this.api, { ...options, after: tail.lastSeq, gapOnEviction: true }).run(controller.signal)
+      : attachProcessOutput(this.api, options, controller.signal);
+    void reading
       .then(() => recordTreeOutcome(this.api, this.store, leaseId, processId, this.now))
       .catch((error: unknown) => {
         if (controller.signal.aborted || !this.store.has(leaseId) || this.store.record(leaseId).gone) return;
