@@ -203,7 +203,18 @@ function works(argv: string[]): boolean {
 }
 
 /** Picks the strongest isolation this host supports; `prefer` forces a weaker one (tests). */
+const detected = new Map<string, Isolation>();
+
 export function detectIsolation(prefer?: IsolationKind): Isolation {
+  const key = prefer ?? 'best';
+  const hit = detected.get(key);
+  if (hit !== undefined) return hit;
+  const found = detectUncached(prefer);
+  detected.set(key, found);
+  return found;
+}
+
+function detectUncached(prefer?: IsolationKind): Isolation {
   const tools = [ENV, SETSID, SLEEP].every((f) => existsSync(f));
   if (!tools) return processGroup;
   const canBwrap = existsSync(NSENTER) && works([BWRAP, '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--unshare-pid', '--die-with-parent', '/usr/bin/true']);

@@ -1,6 +1,6 @@
 // Starts one command inside a sandbox with a clean environment carrying the sandbox and
 // process markers, and finds the leader's host PID.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import type { Isolation, SandboxInit } from './isolation';
 import { PROCESS_ENV, SANDBOX_ENV } from './process-table';
@@ -11,6 +11,20 @@ export interface SandboxHandle {
   readonly isolation: Isolation;
   readonly init: SandboxInit;
   readonly envs: Record<string, string>;
+  /** Live launchers (nsenter); they stop themselves when their child stops, so resume must continue them. */
+  readonly launchers: Set<ChildProcess>;
+}
+
+/** SIGCONT to every live launcher of the sandbox. */
+export function continueLaunchers(sb: SandboxHandle): void {
+  for (const child of sb.launchers) {
+    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) continue;
+    try {
+      process.kill(child.pid, 'SIGCONT');
+    } catch {
+      // exited meanwhile
+    }
+  }
 }
 
 export interface LaunchRequest {
@@ -32,7 +46,11 @@ export function launch(sb: SandboxHandle, markerId: string, req: LaunchRequest):
   const [file, ...args] = sb.isolation.command(sb.root, sb.init, { cmd: req.cmd, args: req.args, cwd: req.cwd, env });
   if (file === undefined) throw new Error('empty launch command');
   // The launcher itself (nsenter or env) runs with a minimal environment and no markers.
-  return spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: BASE_ENV['PATH'] ?? '/usr/bin:/bin' } });
+  const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: BASE_ENV['PATH'] ?? '/usr/bin:/bin' } });
+  sb.launchers.add(child);
+  child.once('exit', () => sb.launchers.delete(child));
+  child.once('error', () => sb.launchers.delete(child));
+  return child;
 }
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -136,6 +136,14 @@ export class ManagedProcess {
   /** SIGTERM the whole tree, wait grace, SIGKILL unless `escalate` is false; confirm from /proc. */
   async terminate(graceMs: number, escalate: boolean): Promise<TreeKillResult> {
     if (!this.leaderExited) this.state = 'terminating';
+    // In a paused sandbox the launcher stopped itself along with the leader; let it reap.
+    if (this.child?.pid !== undefined && this.child.exitCode === null) {
+      try {
+        process.kill(this.child.pid, 'SIGCONT');
+      } catch {
+        // exited meanwhile
+      }
+    }
     const result = await killTree({ members: () => findTreeProcesses(this.sb.id, this.id), graceMs, escalate, rootPid: this.pid });
     if (result.treeExited) {
       await this.waitLeader(2000);

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findSandboxProcesses } from './process-table';
-import { createSandbox, startHarness, startProcess, until, type Harness } from './test-helpers';
+import { createSandbox, startHarness, startProcess, until, type Harness, type ProcView } from './test-helpers';
 
 let h: Harness;
 beforeEach(async () => {
@@ -59,10 +59,14 @@ describe('pause and resume', () => {
     if (early.status === 409) expect(early.body['sandbox_status']).toBe('creating');
     else expect(early.status).toBe(202);
     const sb = await createSandbox(h);
+    const victim = await startProcess(h, sb, 'sleep 300');
     await startProcess(h, sb, 'sleep 300');
-    await until('sleep visible', async () => (await findSandboxProcesses(sb)).some((p) => p.comm === 'sleep'));
+    await until('sleeps visible', async () => (await findSandboxProcesses(sb)).filter((p) => p.comm === 'sleep').length === 2);
     expect((await h.call('POST', `/v1/sandboxes/${sb}/pause`)).status).toBe(202);
     await until('paused', async () => (await status(sb)) === 'paused');
+    // A process of a paused sandbox can still be terminated, and its exit is observed.
+    const del = await h.call<ProcView>('DELETE', `/v1/sandboxes/${sb}/processes/${victim.process_id}?grace_ms=200`);
+    expect(del.body.data).toMatchObject({ leader_exited: true, tree_exited: true, signal: 'SIGTERM' });
     expect((await h.call('DELETE', `/v1/sandboxes/${sb}`)).status).toBe(200);
     expect(await findSandboxProcesses(sb)).toEqual([]);
     expect((await h.call('POST', `/v1/sandboxes/${sb}/resume`)).status).toBe(404);

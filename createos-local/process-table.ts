@@ -66,8 +66,30 @@ async function readMarked(pid: number): Promise<MarkedProc | null> {
   return { ...stat, sandboxId, processId: envValue(environ, PROCESS_ENV) };
 }
 
-/** Every process (zombies included) that carries a sandbox marker. */
-export async function scanMarked(): Promise<MarkedProc[]> {
+let running: Promise<MarkedProc[]> | null = null;
+let queued: Promise<MarkedProc[]> | null = null;
+
+/**
+ * Every process (zombies included) that carries a sandbox marker. Concurrent callers share
+ * scans, but each caller gets a scan that started after its call (never a stale one).
+ */
+export function scanMarked(): Promise<MarkedProc[]> {
+  if (running === null) {
+    running = rawScan().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+  queued ??= running
+    .catch(() => undefined)
+    .then(() => {
+      queued = null;
+      return scanMarked();
+    });
+  return queued;
+}
+
+async function rawScan(): Promise<MarkedProc[]> {
   let names: string[];
   try {
     names = await readdir('/proc');

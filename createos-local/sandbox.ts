@@ -4,7 +4,8 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { conflict, HttpError, notFound } from './http';
 import type { Isolation, SandboxInit } from './isolation';
-import type { SandboxHandle } from './launch';
+import type { ChildProcess } from 'node:child_process';
+import { continueLaunchers, type SandboxHandle } from './launch';
 import type { ManagedProcess } from './managed-process';
 import { isLive, scanMarked } from './process-table';
 import { DEFAULT_ROOTFS, newId, SHAPES, type CreateSandboxBody, type Shape } from './schemas';
@@ -13,11 +14,19 @@ export type SandboxStatus = 'creating' | 'running' | 'pausing' | 'paused' | 'res
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Waits for `p` at most `ms`, leaving no timer behind. */
+async function within(p: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([p, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
 export class Sandbox implements SandboxHandle {
   readonly id = newId('sb');
   readonly createdAt = new Date().toISOString();
   status: SandboxStatus = 'creating';
   readonly processes = new Map<string, ManagedProcess>();
+  readonly launchers = new Set<ChildProcess>();
   readonly times: { running_at?: string; paused_at?: string; last_resumed_at?: string; spawn_ms?: number } = {};
   private initHandle: SandboxInit | null = null;
   ready: Promise<void> = Promise.resolve();
@@ -112,7 +121,9 @@ export class Sandbox implements SandboxHandle {
     await this.ready.catch(() => undefined);
     this.initHandle?.kill();
     await this.signalAll('SIGKILL', () => false, 5000);
-    if (this.initHandle !== null) await Promise.race([this.initHandle.exited, delay(5000)]);
+    // Stopped launchers (a paused sandbox) must run again to reap their children.
+    continueLaunchers(this);
+    if (this.initHandle !== null) await within(this.initHandle.exited, 5000);
     for (const proc of this.processes.values()) {
       await proc.waitLeader(2000);
       proc.markTreeGone();
@@ -189,6 +200,7 @@ export class SandboxRegistry {
     void sb
       .signalAll('SIGCONT', (s) => s !== 'T' && s !== 't', 5000)
       .then(() => {
+        continueLaunchers(sb);
         if (sb.status !== 'resuming') return;
         sb.status = 'running';
         sb.times.last_resumed_at = new Date().toISOString();

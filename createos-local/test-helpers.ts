@@ -81,7 +81,7 @@ export async function startHarness(extra: Partial<CreateosLocalOptions> = {}): P
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Polls `fn` until it returns a value other than undefined/false, or throws at the deadline. */
-export async function until<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, ms = 10_000): Promise<T> {
+export async function until<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, ms = 20_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const v = await fn();

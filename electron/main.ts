@@ -28,7 +28,8 @@ async function start(): Promise<void> {
   const host = await createHost({ config: provider.config, providerKind: provider.kind, mode: 'desktop', version, log, dataDir, secretStore });
   const binding = bindIpc({ ipcMain, router: host.router, isTrustedFrame: (frame) => frame !== null && frame.parent === null && frame.url === indexUrl });
 
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  // Every permission is denied except desktop notifications (containment alerts).
+  session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) => callback(permission === 'notifications'));
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [securityHeaders()['Content-Security-Policy'] ?? "default-src 'self'"] } });
   });

@@ -5,6 +5,7 @@ import type { CreateosApi } from './api';
 import { CreateosCleanupError, CreateosError, messages } from './errors';
 import { OutputCapture, DEFAULT_TAIL_CHARS } from './output';
 import { ProcessOutputStream, type ProcessStreamOptions, type StreamEvent } from './process-stream';
+import { timeoutSignal } from './timeout-signal';
 
 export const DEFAULT_GRACE_MS = 1_000;
 const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -177,7 +178,7 @@ export class CommandExecutor {
 function deadline(request: ExecuteRequest, defaultTimeoutMs: number): AbortSignal {
   if (request.signal === undefined) return AbortSignal.timeout(request.timeoutMs ?? defaultTimeoutMs);
   if (request.timeoutMs === undefined) return request.signal;
-  return AbortSignal.any([request.signal, AbortSignal.timeout(request.timeoutMs)]);
+  return AbortSignal.any([request.signal, timeoutSignal(request.timeoutMs)]);
 }
 
 function isTimeout(reason: unknown): boolean {

@@ -6,6 +6,7 @@ import { CreateosError, httpError, messages } from './errors';
 import { isSignalName, NdjsonParser, validateFrame, type OutputStreamName, type ProcessFrame } from './frames';
 import { StreamTextDecoders } from './output';
 import type { ManagedProcess } from './schemas';
+import { timeoutSignal } from './timeout-signal';
 
 export const DEFAULT_MAX_ATTEMPTS = 4;
 export const DEFAULT_RECONNECT_DELAY_MS = 250;
@@ -202,7 +203,7 @@ export class ProcessOutputStream {
     if (waitTimeoutMs <= 0) throw failure;
     let process: ManagedProcess;
     try {
-      const bounded = AbortSignal.any([signal, AbortSignal.timeout(waitTimeoutMs + 5_000)]);
+      const bounded = AbortSignal.any([signal, timeoutSignal(waitTimeoutMs + 5_000)]);
       process = await this.api.waitProcess(this.options.sandboxId, this.options.processId, { scope: 'tree', timeoutMs: waitTimeoutMs }, { signal: bounded });
     } catch {
       signal.throwIfAborted();

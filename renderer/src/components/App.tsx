@@ -1,56 +1,57 @@
-// The console: unproven banners on top, the leases list, and the selected lease.
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+// The console: unproven banners on top, the leases list, the selected lease, and the dialogs.
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import type { Lease } from '../../../shared/domain';
 import { useConsoleClient } from '../api/client-context';
 import { leasesQuery, systemInfoQuery } from '../api/queries';
 import { useLeaseEvents } from '../api/use-lease-events';
+import { useLeaseListStore } from '../state/lease-list-store';
 import { useUiStore } from '../state/ui-store';
-import { ContainmentBanners } from './ContainmentBanner';
-import { LeaseDetail } from './LeaseDetail';
-import { LeasesTable } from './LeasesTable';
+import { AppDialogs } from './AppDialogs';
+import { ContainmentBanners } from './containment/ContainmentBanners';
+import { LeaseDetail } from './lease/LeaseDetail';
+import { destroyableChecked } from './leases/lease-rows';
+import { LeasesView } from './leases/LeasesView';
+import { useLeaseActions } from './leases/use-lease-actions';
+import { LeaseNotifications } from './notifications/LeaseNotifications';
+import { usePaletteCommands } from './palette/use-palette-commands';
+import { usePaletteShortcut } from './palette/use-palette-shortcut';
+import { TopBar } from './TopBar';
+import { useTheme } from './use-theme';
 
-function useNow(intervalMs: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), intervalMs);
-    return () => clearInterval(timer);
-  }, [intervalMs]);
-  return now;
-}
+const noLeases: readonly Lease[] = [];
 
 export function App() {
   useLeaseEvents();
+  usePaletteShortcut();
   const client = useConsoleClient();
   const leases = useQuery(leasesQuery(client));
   const info = useQuery(systemInfoQuery(client));
   const live = useUiStore((s) => s.live);
   const selectedLeaseId = useUiStore((s) => s.selectedLeaseId);
-  const selectLease = useUiStore((s) => s.selectLease);
-  const now = useNow(1000);
-  const create = useMutation({ mutationFn: () => client.leases.create({}), onSuccess: (lease) => selectLease(lease.id) });
-  const list = leases.data ?? [];
-  const selected = list.find((lease) => lease.id === selectedLeaseId) ?? null;
+  const checked = useLeaseListStore((s) => s.checked);
+  const theme = useTheme();
+  const actions = useLeaseActions();
+  const list = leases.data ?? noLeases;
+  const selected = useMemo(() => list.find((lease) => lease.id === selectedLeaseId) ?? null, [list, selectedLeaseId]);
+  const destroyable = useMemo(() => destroyableChecked(list, checked).length, [list, checked]);
+  const commands = usePaletteCommands(selected, theme, { createLease: () => actions.create.mutate(), refresh: () => actions.refresh.mutate() }, destroyable);
   const ready = live && info.isSuccess;
 
   return (
-    <div className="app" data-app-ready={ready ? 'true' : 'false'}>
-      <header className="topbar">
-        <h1>Leasewatch</h1>
-        <span className={live ? 'conn live' : 'conn down'}>{live ? 'Live' : 'Connecting…'}</span>
-        {info.data && <span className="muted">{info.data.providerKind} · {info.data.providerUrl}{info.data.queuedRequests > 0 ? ` · ${info.data.queuedRequests} queued` : ''}</span>}
-      </header>
+    <div className="app" data-app-ready={ready ? 'true' : 'false'} data-theme={theme}>
+      <TopBar info={info.data} live={live} theme={theme} />
+      {!live && leases.data && (
+        <p role="status" className="banner banner-offline">Connection to the host lost: showing the last known state while reconnecting.</p>
+      )}
+      {info.error && <p role="alert" className="error banner">Host status unavailable: {info.error.message}</p>}
       <ContainmentBanners leases={list} />
       <main className="layout">
-        <section className="leases-panel" aria-label="Leases panel">
-          <div className="toolbar">
-            <button type="button" onClick={() => create.mutate()} disabled={create.isPending}>New lease</button>
-            {create.error && <span className="error">{create.error.message}</span>}
-          </div>
-          {leases.isPending ? <p className="muted">Loading leases…</p> : list.length === 0 ? <p className="muted">No leases yet.</p> : null}
-          <LeasesTable leases={list} now={now} />
-        </section>
-        {selected ? <LeaseDetail lease={selected} /> : <p className="muted placeholder">Select a lease.</p>}
+        <LeasesView query={{ leases: list, isPending: leases.isPending, error: leases.error, retry: () => void leases.refetch() }} actions={actions} />
+        {selected ? <LeaseDetail key={selected.id} lease={selected} /> : <p className="muted placeholder">Select a lease: click it, or use the arrow keys in the table and press Enter.</p>}
       </main>
+      <AppDialogs leases={list} commands={commands} />
+      <LeaseNotifications leases={list} ready={live} />
     </div>
   );
 }

@@ -10,35 +10,35 @@ export interface SavedFile {
 export type NotificationPermissionState = 'granted' | 'denied' | 'default' | 'unsupported';
 
 export interface Notifier {
-  permission(): NotificationPermissionState;
+  readonly permission: () => NotificationPermissionState;
   /** Must be called from a user gesture (a click). */
-  requestPermission(): Promise<NotificationPermissionState>;
+  readonly requestPermission: () => Promise<NotificationPermissionState>;
   /** Shows a notification when permitted; returns whether it was shown. */
-  notify(title: string, options: { body: string; tag: string }): boolean;
+  readonly notify: (title: string, options: { body: string; tag: string }) => boolean;
 }
 
 export interface ClipboardWriter {
-  writeText(text: string): Promise<void>;
+  readonly writeText: (text: string) => Promise<void>;
 }
 
 export interface FileSaver {
   /** Browser mode: a download; Electron: the download's save dialog. */
-  save(file: SavedFile): Promise<void>;
+  readonly save: (file: SavedFile) => Promise<void>;
 }
 
 export type ThemePreference = 'system' | 'light' | 'dark';
 export type Theme = 'light' | 'dark';
 
 export interface ThemeHost {
-  systemTheme(): Theme;
-  onSystemThemeChange(listener: () => void): () => void;
-  loadPreference(): ThemePreference | null;
-  savePreference(preference: ThemePreference): void;
+  readonly systemTheme: () => Theme;
+  readonly onSystemThemeChange: (listener: () => void) => () => void;
+  readonly loadPreference: () => ThemePreference | null;
+  readonly savePreference: (preference: ThemePreference) => void;
 }
 
 export interface KeyboardHost {
   /** Key presses anywhere in the page (for global shortcuts like Ctrl+K). */
-  onKeyDown(listener: (event: KeyboardEvent) => void): () => void;
+  readonly onKeyDown: (listener: (event: KeyboardEvent) => void) => () => void;
 }
 
 export interface Platform {

@@ -168,6 +168,13 @@ export class FakeConsole {
     for (const subscriber of source.subscribers) subscriber.push({ type: 'entries', processId, entries });
   }
 
+  /** Breaks every open tail of the process (as a lost connection would). */
+  failTails(leaseId: string, processId: string, error = new Error('connection lost')): void {
+    const source = this.tailSource(leaseId, processId);
+    for (const subscriber of source.subscribers) subscriber.fail(error);
+    source.subscribers.clear();
+  }
+
   openTails(leaseId: string, processId: string): number {
     return [...this.tailSource(leaseId, processId).subscribers].filter((s) => !s.closed).length;
   }

@@ -1,41 +1,41 @@
-// The red "Containment unproven" banner: names the lease, says why, and offers one-click destroy.
+// The red "Containment unproven" banner: names the lease, gives the reason and the evidence, and
+// destroys it in one click, showing progress ("Destroying… 12 s") and the failure with a retry.
 import { useMutation } from '@tanstack/react-query';
-import type { Lease } from '../../../shared/domain';
-import { useConsoleClient } from '../api/client-context';
-import { clockTime } from './format';
+import type { Lease } from '../../../../shared/domain';
+import { useConsoleClient } from '../../api/client-context';
+import { errorMessage } from '../../api/error-message';
+import { clockTime, elapsedSeconds, leaseLabel } from '../format';
+import { useNow } from '../use-now';
+import { EvidenceList } from './EvidenceList';
 
-export function ContainmentBanner({ lease }: { lease: Lease }) {
+export const bannerDestroyReason = 'Containment unproven: destroyed from the banner';
+
+export function ContainmentBanner({ lease, onShow }: { lease: Lease; onShow?: (leaseId: string) => void }) {
   const client = useConsoleClient();
-  const destroy = useMutation({
-    mutationFn: () => client.leases.destroy({ leaseId: lease.id, reason: 'Containment unproven: destroyed from the banner' }),
-  });
-  const label = lease.name ? `${lease.id} (${lease.name})` : lease.id;
-  const destroying = lease.destroy?.state === 'destroying';
+  const destroy = useMutation({ mutationFn: () => client.leases.destroy({ leaseId: lease.id, reason: bannerDestroyReason }) });
+  const hostDestroying = lease.destroy?.state === 'destroying';
+  const destroying = hostDestroying || destroy.isPending;
+  const startedAt = hostDestroying && lease.destroy ? lease.destroy.startedAt : destroy.submittedAt;
+  const now = useNow(1000, destroying);
+  const failed = !destroying && lease.destroy?.state === 'failed';
+  const label = leaseLabel(lease);
+
   return (
     <div role="alert" className="banner banner-unproven" aria-label={`Containment unproven: ${label}`}>
-      <strong>Containment unproven</strong> <span className="lease-name">{label}</span>
-      <ul className="evidence">
-        {lease.verdict.reasons.map((reason) => (
-          <li key={`${reason.at}-${reason.call}`}>
-            {reason.reason} <span className="muted">— {reason.call} → {reason.reply} at {clockTime(reason.at)}</span>
-          </li>
-        ))}
-      </ul>
-      {lease.destroy?.state === 'failed' && <p className="error">Destroy failed: {lease.destroy.error}</p>}
-      {destroy.error && <p className="error">{destroy.error.message}</p>}
-      <button type="button" className="danger" disabled={destroying || destroy.isPending} onClick={() => destroy.mutate()}>
-        {lease.destroy?.state === 'failed' ? 'Retry destroy' : 'Destroy lease'}
-      </button>
+      <div className="banner-head">
+        <strong>Containment unproven</strong> <span className="lease-name">{label}</span>
+        {lease.verdict.since !== null && <span className="muted"> since {clockTime(lease.verdict.since)}</span>}
+      </div>
+      <EvidenceList reasons={lease.verdict.reasons} />
+      {destroying && <p className="destroy-progress" aria-live="off">Destroying… {elapsedSeconds(startedAt || now, now)} s</p>}
+      {failed && <p className="error">Destroy failed: {lease.destroy?.error ?? 'no reason given'}</p>}
+      {destroy.error && !failed && !destroying && <p className="error">Destroy failed: {errorMessage(destroy.error)}</p>}
+      <div className="actions">
+        <button type="button" className="danger" disabled={destroying} onClick={() => destroy.mutate()}>
+          {failed || destroy.isError ? 'Retry destroy' : 'Destroy lease'}
+        </button>
+        {onShow && <button type="button" onClick={() => onShow(lease.id)}>Show lease</button>}
+      </div>
     </div>
-  );
-}
-
-export function ContainmentBanners({ leases }: { leases: readonly Lease[] }) {
-  const unproven = leases.filter((lease) => lease.verdict.status === 'unproven');
-  if (unproven.length === 0) return null;
-  return (
-    <section className="banners" aria-label="Unproven leases">
-      {unproven.map((lease) => <ContainmentBanner key={lease.id} lease={lease} />)}
-    </section>
   );
 }

@@ -33,7 +33,12 @@ export const LeaseRow = memo(function LeaseRow({ lease, rowIndex, top, height, n
         <input type="checkbox" tabIndex={-1} aria-label={`Select lease ${lease.id}`} checked={isChecked} onChange={() => onToggleChecked(lease.id)} />
       </div>
       {leaseColumns.map((column) => (
-        <div role="cell" key={column.key} className={column.key === 'containment' ? `verdict verdict-${lease.verdict.status}` : `cell-${column.key}`}>
+        <div
+          role="cell"
+          key={column.key}
+          className={column.key === 'containment' ? `verdict verdict-${lease.verdict.status}` : `cell-${column.key}`}
+          title={column.title?.(lease)}
+        >
           {column.key === 'id' ? (
             <button type="button" tabIndex={-1} className="link" title={lease.id}>{lease.id}</button>
           ) : column.cell(lease, now)}

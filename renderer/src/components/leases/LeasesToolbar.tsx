@@ -1,17 +1,14 @@
 // Above the leases table: create, refresh, filter (text, state, unproven only) and bulk actions.
-import { useMutation } from '@tanstack/react-query';
 import { sandboxStatuses } from '../../../../shared/domain';
-import { useConsoleClient } from '../../api/client-context';
 import { errorMessage } from '../../api/error-message';
 import { useDialogStore } from '../../state/dialog-store';
 import { useLeaseListStore } from '../../state/lease-list-store';
-import { useUiStore } from '../../state/ui-store';
+import type { LeaseActions } from './use-lease-actions';
 
 const stateOptions = ['all', ...sandboxStatuses.filter((s) => s !== 'destroyed'), 'destroyed'] as const;
 
-export function LeasesToolbar({ shown, total, destroyable }: { shown: number; total: number; destroyable: number }) {
-  const client = useConsoleClient();
-  const selectLease = useUiStore((s) => s.selectLease);
+export function LeasesToolbar({ shown, total, destroyable, actions }: { shown: number; total: number; destroyable: number; actions: LeaseActions }) {
+  const { create, refresh } = actions;
   const filterText = useLeaseListStore((s) => s.filterText);
   const setFilterText = useLeaseListStore((s) => s.setFilterText);
   const stateFilter = useLeaseListStore((s) => s.stateFilter);
@@ -21,8 +18,6 @@ export function LeasesToolbar({ shown, total, destroyable }: { shown: number; to
   const checkedCount = useLeaseListStore((s) => s.checked.size);
   const setChecked = useLeaseListStore((s) => s.setChecked);
   const openBulkDestroy = useDialogStore((s) => s.openBulkDestroy);
-  const create = useMutation({ mutationFn: () => client.leases.create({}), onSuccess: (lease) => selectLease(lease.id) });
-  const refresh = useMutation({ mutationFn: () => client.leases.refresh() });
 
   return (
     <div className="leases-toolbar">
@@ -34,7 +29,7 @@ export function LeasesToolbar({ shown, total, destroyable }: { shown: number; to
         {refresh.error && <span role="alert" className="error">Refresh failed: {errorMessage(refresh.error)}</span>}
         {refresh.data && !refresh.isPending && <span role="status" className="muted">Refreshed: {refresh.data.leases} leases</span>}
       </div>
-      <div className="toolbar filters" role="search" aria-label="Filter leases">
+      <div className="toolbar filters" role="search" aria-label="Lease filters">
         <input type="search" aria-label="Filter leases" placeholder="Filter by id, name, shape, state…" value={filterText} onChange={(e) => setFilterText(e.target.value)} />
         <label>
           State{' '}

@@ -6,6 +6,7 @@ import { useLeaseListStore } from '../../state/lease-list-store';
 import { destroyableChecked, filterLeases, sortLeases } from './lease-rows';
 import { LeasesTable } from './LeasesTable';
 import { LeasesToolbar } from './LeasesToolbar';
+import type { LeaseActions } from './use-lease-actions';
 
 export interface LeasesQueryState {
   readonly leases: readonly Lease[];
@@ -14,7 +15,7 @@ export interface LeasesQueryState {
   readonly retry: () => void;
 }
 
-export function LeasesView({ query }: { query: LeasesQueryState }) {
+export function LeasesView({ query, actions }: { query: LeasesQueryState; actions: LeaseActions }) {
   const text = useLeaseListStore((s) => s.filterText);
   const state = useLeaseListStore((s) => s.stateFilter);
   const unprovenOnly = useLeaseListStore((s) => s.unprovenOnly);
@@ -26,7 +27,7 @@ export function LeasesView({ query }: { query: LeasesQueryState }) {
 
   return (
     <section className="leases-panel" aria-label="Leases panel">
-      <LeasesToolbar shown={rows.length} total={query.leases.length} destroyable={destroyable} />
+      <LeasesToolbar shown={rows.length} total={query.leases.length} destroyable={destroyable} actions={actions} />
       {query.error && (
         <p role="alert" className="error">
           Could not load leases: {errorMessage(query.error)} <button type="button" onClick={query.retry}>Retry</button>

@@ -9,19 +9,21 @@ export interface LeaseColumn {
   readonly label: string;
   readonly width: string;
   readonly cell: (lease: Lease, now: number) => ReactNode;
+  /** The full text when the cell may be cut short. */
+  readonly title?: (lease: Lease) => string | undefined;
 }
 
 export const leaseColumns: readonly LeaseColumn[] = [
-  { key: 'id', label: 'ID', width: 'minmax(140px, 1.6fr)', cell: () => null /* rendered as the open button */ },
-  { key: 'name', label: 'Name', width: 'minmax(100px, 1.2fr)', cell: (l) => l.name ?? '—' },
-  { key: 'state', label: 'State', width: '90px', cell: (l) => leaseState(l) },
-  { key: 'guard', label: 'Guard', width: '120px', cell: (l) => l.guard },
-  { key: 'shape', label: 'Shape', width: '80px', cell: (l) => l.shape ?? '—' },
-  { key: 'age', label: 'Age', width: '64px', cell: (l, now) => formatAge(parseTime(l.createdAt), now) },
-  { key: 'processes', label: 'Processes', width: '80px', cell: (l) => l.processes.length },
-  { key: 'reconnects', label: 'Reconnects', width: '88px', cell: (l) => l.reconnects },
-  { key: 'containment', label: 'Containment', width: '104px', cell: (l) => verdictLabel(l) },
-  { key: 'lastOutput', label: 'Last output', width: '88px', cell: (l, now) => formatAge(l.lastOutputAt, now) },
+  { key: 'id', label: 'ID', width: 'minmax(100px, 1.3fr)', cell: () => null /* rendered as the open button */ },
+  { key: 'name', label: 'Name', width: 'minmax(60px, 1fr)', cell: (l) => l.name ?? '—', title: (l) => l.name ?? undefined },
+  { key: 'containment', label: 'Containment', width: '96px', cell: (l) => verdictLabel(l) },
+  { key: 'state', label: 'State', width: '76px', cell: (l) => leaseState(l) },
+  { key: 'guard', label: 'Guard', width: '86px', cell: (l) => l.guard, title: (l) => l.guard },
+  { key: 'shape', label: 'Shape', width: '66px', cell: (l) => l.shape ?? '—', title: (l) => l.shape ?? undefined },
+  { key: 'age', label: 'Age', width: '50px', cell: (l, now) => formatAge(parseTime(l.createdAt), now) },
+  { key: 'processes', label: 'Processes', width: '76px', cell: (l) => l.processes.length },
+  { key: 'reconnects', label: 'Reconnects', width: '84px', cell: (l) => l.reconnects },
+  { key: 'lastOutput', label: 'Last output', width: '74px', cell: (l, now) => formatAge(l.lastOutputAt, now) },
 ];
 
 /** Checkbox column first, then every data column. */

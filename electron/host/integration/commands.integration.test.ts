@@ -1,0 +1,153 @@
+// The host against the real createos-local: commands, stream drops, stubborn trees and lost
+// create replies, with every verdict checked against the OS process table.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { findSandboxProcesses } from '../../../createos-local/server';
+import type { Host } from '../compose';
+import { messages } from '../createos/errors';
+import { guardMessages } from '../lifecycle/lifecycle-guard';
+import {
+  ACTOR, collectGarbage, contractClient, hasExit, isRun, linesOf, numbered, pollUntil, procAlive, procStat, recordLease, recordTail, SLOW_TEST_MS, startRig, stubbornScript, textOf,
+  verdictSteps, waitForLease, type Rig,
+} from './support';
+
+let rig: Rig;
+let host: Host;
+
+beforeEach(async () => {
+  rig = await startRig();
+  host = await rig.startHost();
+});
+
+afterEach(async () => {
+  await rig.close();
+});
+
+async function newLease(): Promise<string> {
+  const lease = await contractClient(host).leases.create({ name: 'it' });
+  return lease.id;
+}
+
+describe('commands against createos-local', () => {
+  it('runs a command: its lines in the tail, verdict active then contained with the tree proven, no reconnect', async () => {
+    const { services } = host;
+    const client = contractClient(host);
+    const leaseId = await newLease();
+    const lease = recordLease(services, leaseId);
+
+    await client.processes.run({ leaseId, command: "printf 'a\\nb\\nc\\n'" });
+    const running = await waitForLease(services, leaseId, 'the process', (l) => l.processes.length === 1);
+    const processId = running.processes[0]?.processId ?? '';
+    const tail = recordTail(services, leaseId, processId);
+    await tail.until('the exit', hasExit);
+    const proven = `Process tree of ${processId} proven exited`;
+    const done = await waitForLease(services, leaseId, 'contained with the tree proven and the run over', (l) =>
+      l.verdict.status === 'contained' && l.guard === 'idle' && services.leases.timeline(leaseId).some((e) => e.summary === proven));
+    lease.stop();
+    tail.stop();
+
+    expect(linesOf(textOf(tail.entries))).toEqual(['a', 'b', 'c']);
+    expect(textOf(tail.entries, 'stderr')).toBe('');
+    expect(tail.entries.filter((e) => e.kind !== 'text')).toEqual([{ kind: 'exit', exitCode: 0, signal: null, at: expect.any(Number) as unknown }]);
+    expect(verdictSteps(lease.history)).toEqual(['contained', 'active', 'contained']);
+    const timeline = await client.leases.timeline({ leaseId });
+    expect(timeline.find((e) => e.summary === proven)?.detail).toMatch(new RegExp(`^GET /v1/sandboxes/${leaseId}/processes/${processId}/wait\\?scope=tree`));
+    expect(done.processes[0]).toMatchObject({ exitCode: 0, treeExited: true, startedByConsole: true, stream: { reconnects: 0, lostBytes: 0 } });
+    expect(done.reconnects).toBe(0);
+    expect(done.guard).toBe('idle');
+    expect(await findSandboxProcesses(leaseId)).toEqual([]);
+  }, SLOW_TEST_MS);
+
+  it('drop-stream: the stream reconnects twice, every line arrives once and in order, no gap', async () => {
+    const { services } = host;
+    const client = contractClient(host);
+    const leaseId = await newLease();
+    await rig.provider.arm({ kind: 'drop-stream', sandbox_id: leaseId, after_frames: 2, times: 2 });
+    const lease = recordLease(services, leaseId);
+
+    await client.processes.run({ leaseId, command: 'for i in $(seq 1 40); do echo line-$i; sleep 0.04; done' });
+    const running = await waitForLease(services, leaseId, 'the process', (l) => l.processes.length === 1);
+    const processId = running.processes[0]?.processId ?? '';
+    const tail = recordTail(services, leaseId, processId);
+    await tail.until('the exit', hasExit, 20_000);
+    const done = await waitForLease(services, leaseId, 'contained', (l) => l.verdict.status === 'contained' && l.processes[0]?.state === 'exited');
+    lease.stop();
+    tail.stop();
+
+    expect(isRun(numbered(linesOf(textOf(tail.entries)), 'line-'), 1, 40)).toBe(true);
+    expect(linesOf(textOf(tail.entries))).toHaveLength(40);
+    const seqs = tail.entries.flatMap((e) => (e.kind === 'text' ? [e.seq] : []));
+    expect(isRun(seqs, 1, seqs.length)).toBe(true);
+    expect(tail.entries.filter((e) => e.kind === 'gap' || e.kind === 'truncated')).toEqual([]);
+    expect(tail.entries.flatMap((e) => (e.kind === 'reconnect' ? [e.count] : []))).toEqual([1, 2]);
+    const counts = lease.history.map((l) => l.processes[0]?.stream.reconnects ?? 0);
+    expect(counts.every((n, i) => i === 0 || n >= (counts[i - 1] ?? 0))).toBe(true);
+    expect(new Set(counts)).toEqual(new Set([0, 1, 2]));
+    expect(done.processes[0]?.stream).toMatchObject({ reconnects: 2, lostBytes: 0, endedWithoutExit: null });
+    expect(done.reconnects).toBe(2);
+    expect(await findSandboxProcesses(leaseId)).toEqual([]);
+  }, SLOW_TEST_MS);
+
+  it('stubborn-tree past its timeout: unproven with the DELETE as evidence, reuse refused, the tree alive in the OS until destroy', async () => {
+    const { services } = host;
+    const client = contractClient(host);
+    const leaseId = await newLease();
+    await rig.provider.arm({ kind: 'stubborn-tree', sandbox_id: leaseId });
+
+    await client.processes.run({ leaseId, command: stubbornScript(), timeoutSeconds: 2 });
+    // A garbage collection while the command's 2 s deadline runs must not cancel the deadline.
+    collectGarbage();
+    const running = await waitForLease(services, leaseId, 'the process', (l) => l.processes.length === 1);
+    const processId = running.processes[0]?.processId ?? '';
+    const tail = recordTail(services, leaseId, processId);
+    await tail.until('leader and grandchild', (entries) => /leader \d+/.test(textOf(entries)) && /grandchild \d+/.test(textOf(entries)));
+    const unproven = await waitForLease(services, leaseId, 'unproven', (l) => l.verdict.status === 'unproven' && l.guard === 'unconfirmedCleanup', 20_000);
+    tail.stop();
+
+    const call = `DELETE /v1/sandboxes/${leaseId}/processes/${processId}?grace_ms=1000`;
+    expect(unproven.verdict.reasons).toEqual([{ reason: 'Process tree has not exited.', call, reply: 'Process tree has not exited.', at: expect.any(Number) as unknown, processId }]);
+    expect(unproven.processes[0]).toMatchObject({ treeExited: false, leaderExited: false });
+    await expect(client.processes.run({ leaseId, command: 'echo again' })).rejects.toMatchObject({ message: 'CreateOS lease is closing or requires cleanup.' });
+    expect(guardMessages.closingOrUnconfirmed).toBe('CreateOS lease is closing or requires cleanup.');
+
+    // The OS agrees: the trapping leader and the setsid grandchild (its own session) are alive.
+    const members = (await findSandboxProcesses(leaseId)).filter((p) => p.comm === 'bash');
+    expect(members.length).toBeGreaterThanOrEqual(2);
+    const stats = await Promise.all(members.map((p) => procStat(p.pid)));
+    for (const member of members) expect(await procAlive(member.pid)).toBe(true);
+    expect(new Set(stats.map((s) => s?.sid)).size).toBeGreaterThanOrEqual(2);
+
+    const destroyed = await client.leases.destroy({ leaseId, reason: 'stubborn tree' });
+    expect(destroyed).toMatchObject({ gone: true, status: 'destroyed', verdict: { status: 'contained', reasons: [] }, guard: 'idle' });
+    expect(destroyed.destroy).toMatchObject({ state: 'destroyed', reason: 'stubborn tree', requestedBy: ACTOR, error: null });
+    expect(destroyed.destroy?.proof).toMatch(/^sandbox gone at .*(404|destroyed)/);
+    expect(await findSandboxProcesses(leaseId)).toEqual([]);
+    for (const member of members) expect(await procAlive(member.pid)).toBe(false);
+  }, SLOW_TEST_MS);
+
+  it('lose-create-reply: the run fails unconfirmed, the lease is unproven, the orphan really runs until destroy reaps it', async () => {
+    const { services } = host;
+    const client = contractClient(host);
+    const leaseId = await newLease();
+    await rig.provider.arm({ kind: 'lose-create-reply', sandbox_id: leaseId, times: 1 });
+
+    expect(messages.creationUnconfirmed).toBe('CreateOS process creation could not be confirmed; destroy the lease before reusing it.');
+    await expect(client.processes.run({ leaseId, command: 'sleep 300' })).rejects.toMatchObject({ message: messages.creationUnconfirmed });
+    const unproven = await waitForLease(services, leaseId, 'unproven', (l) => l.verdict.status === 'unproven');
+    expect(unproven.verdict.reasons).toEqual([{
+      reason: messages.creationUnconfirmed, call: `POST /v1/sandboxes/${leaseId}/processes`, reply: expect.any(String) as unknown, at: expect.any(Number) as unknown, processId: null,
+    }]);
+    expect(unproven.guard).toBe('unconfirmedCleanup');
+
+    const orphan = await pollUntil('the orphan in the OS', async () => (await findSandboxProcesses(leaseId)).find((p) => p.comm === 'sleep'));
+    expect(await procAlive(orphan.pid)).toBe(true);
+    // Discovery finds the orphan; it does not make the lease any less unproven.
+    const discovered = await waitForLease(services, leaseId, 'the orphan discovered', (l) => l.processes.length === 1);
+    expect(discovered.processes[0]).toMatchObject({ state: 'running', startedByConsole: false });
+    expect(discovered.verdict).toEqual(unproven.verdict);
+
+    const destroyed = await client.leases.destroy({ leaseId, reason: 'creation unconfirmed' });
+    expect(destroyed).toMatchObject({ gone: true, verdict: { status: 'contained' }, destroy: { state: 'destroyed' } });
+    expect(await findSandboxProcesses(leaseId)).toEqual([]);
+    expect(await procAlive(orphan.pid)).toBe(false);
+  }, SLOW_TEST_MS);
+});

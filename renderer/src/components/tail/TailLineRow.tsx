@@ -1,0 +1,37 @@
+// One line of a tail: stdout and stderr visibly distinct and labelled for screen readers; markers
+// (gaps, truncation, reconnects, exits) set apart; search hits highlighted.
+import { memo } from 'react';
+import { formatLineTime, type TailLine } from '../../tail/tail-lines';
+import { splitByQuery } from '../../tail/tail-search';
+
+export interface TailLineRowProps {
+  line: TailLine;
+  index: number;
+  top: number;
+  height: number;
+  showTime: boolean;
+  query: string;
+  /** Start of the current search hit when it is on this line. */
+  currentStart: number | null;
+}
+
+export const TailLineRow = memo(function TailLineRow({ line, index, top, height, showTime, query, currentStart }: TailLineRowProps) {
+  const kindClass = line.kind === 'text' ? line.stream : `marker ${line.tone}`;
+  return (
+    <div className={`line ${kindClass}`} data-index={index} style={{ transform: `translateY(${top}px)`, height, lineHeight: `${height}px` }}>
+      {showTime && <span className="line-time">{formatLineTime(line.at)} </span>}
+      <span className="sr-only">{line.kind === 'text' ? `${line.stream}: ` : 'marker: '}</span>
+      <span className="line-text">
+        {splitByQuery(line.text, query).map((piece) =>
+          piece.match ? (
+            <mark key={piece.start} className={piece.start === currentStart ? 'current' : undefined} aria-current={piece.start === currentStart ? 'true' : undefined}>
+              {piece.text}
+            </mark>
+          ) : (
+            piece.text
+          ),
+        )}
+      </span>
+    </div>
+  );
+});
