@@ -85,6 +85,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
       get: (leaseId) => session.leases.get(leaseId),
       create: (input, actor) => session.leases.create(input, actor),
       destroy: (leaseId, reason, actor) => session.leases.destroy(leaseId, reason, actor),
+      pause: (leaseId, actor) => session.leases.pause(leaseId, actor),
+      resume: (leaseId, actor) => session.leases.resume(leaseId, actor),
       destroyMany: (leaseIds, reason, actor) => session.leases.destroyMany(leaseIds, reason, actor),
       clear: (leaseId, actor) => session.leases.clear(leaseId, actor),
       timeline: (leaseId) => session.leases.timeline(leaseId),

@@ -16,6 +16,8 @@ export interface LeaseOperations {
   get(leaseId: string): Lease;
   create(input: ContractInputs['leases']['create'], actor: string): Promise<Lease>;
   destroy(leaseId: string, reason: string, actor: string): Promise<Lease>;
+  pause(leaseId: string, actor: string): Promise<Lease>;
+  resume(leaseId: string, actor: string): Promise<{ lease: Lease; resumed: boolean; expired: string | null }>;
   destroyMany(leaseIds: readonly string[], reason: string, actor: string): Promise<ContractOutputs['leases']['destroyMany']>;
   clear(leaseId: string, actor: string): Promise<boolean>;
   timeline(leaseId: string): TimelineEntry[];

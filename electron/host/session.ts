@@ -7,6 +7,7 @@ import type { CreateosConfig } from './createos/config';
 import { IncidentService } from './incidents/incident-service';
 import { DestroyWorkflow } from './leases/destroy-workflow';
 import { Discovery } from './leases/discovery';
+import { LeaseLifecycle } from './leases/lease-lifecycle';
 import { LeaseService } from './leases/lease-service';
 import { LifecycleGuard } from './lifecycle/lifecycle-guard';
 import { LeaseJournal } from './persistence/lease-journal';
@@ -67,7 +68,8 @@ export async function openSession(options: SessionOptions): Promise<ProviderSess
     if (store.has(entry.leaseId)) store.update(entry.leaseId, (r) => r.note({ at: Date.now(), kind: 'operator', summary: entry.action, detail: entry.detail || null, actor: entry.actor }));
     log(`${entry.actor}: ${entry.action} ${entry.leaseId}`);
   };
-  const leases = new LeaseService({ api: client.api, store, discovery, destroyer, defaultShape: options.defaultShape ?? 's-1vcpu-1gb', onActivity: recordAction });
+  const lifecycle = new LeaseLifecycle({ api: client.api, store, guard });
+  const leases = new LeaseService({ api: client.api, store, discovery, destroyer, lifecycle, defaultShape: options.defaultShape ?? 's-1vcpu-1gb', onActivity: recordAction });
   const commands = new CommandRunner({ api: client.api, executor: client.executor, store, guard, watcher, onActivity: recordAction });
   const incidents = new IncidentService({ store, appVersion: options.appVersion, providerUrl: options.config.origin, secrets: options.secrets });
   discovery.start();

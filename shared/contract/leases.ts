@@ -36,6 +36,9 @@ export const leasesContract = {
   get: oc.input(z.object({ leaseId: leaseIdSchema }).strict()).output(leaseSchema),
   create: oc.input(createLeaseInputSchema).output(leaseSchema),
   destroy: oc.input(destroyLeaseInputSchema).output(leaseSchema),
+  pause: oc.input(z.object({ leaseId: leaseIdSchema }).strict()).output(leaseSchema),
+  /** Resumes a paused lease after checking its workspace marker; an expired lease is not resumed. */
+  resume: oc.input(z.object({ leaseId: leaseIdSchema }).strict()).output(z.object({ lease: leaseSchema, resumed: z.boolean(), expired: z.string().nullable() })),
   destroyMany: oc.input(destroyManyInputSchema).output(destroyManyResultSchema),
   /** Forgets a destroyed lease and its kept output (operator's choice). */
   clear: oc.input(z.object({ leaseId: leaseIdSchema }).strict()).output(z.object({ cleared: z.boolean() })),

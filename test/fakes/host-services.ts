@@ -26,6 +26,8 @@ export function createFakeHost(mode: 'browser' | 'desktop' = 'browser'): FakeHos
       },
       create: notUsed,
       destroy: notUsed,
+      pause: notUsed,
+      resume: notUsed,
       destroyMany: notUsed,
       clear: notUsed,
       timeline: () => [],

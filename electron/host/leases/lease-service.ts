@@ -9,16 +9,17 @@ import type { LeaseOperations, Unsubscribe } from '../services';
 import { mapLimit } from '../util/map-limit';
 import type { LeaseStore } from '../state/lease-store';
 import type { DestroyWorkflow } from './destroy-workflow';
+import { markerPath, type LeaseLifecycle } from './lease-lifecycle';
 import type { Discovery } from './discovery';
 
 export const workspaceDir = '/paperclip-workspace';
-export const markerPath = `${workspaceDir}/.paperclip-runtime/.paperclip-createos-lease`;
 
 export interface LeaseServiceOptions {
   api: CreateosApi;
   store: LeaseStore;
   discovery: Discovery;
   destroyer: DestroyWorkflow;
+  lifecycle: LeaseLifecycle;
   defaultShape: string;
   sleep?: (ms: number) => Promise<void>;
   onActivity?: (summary: { leaseId: string; actor: string; action: string; detail: string }) => void;
@@ -50,6 +51,20 @@ export class LeaseService implements LeaseOperations {
   destroy(leaseId: string, reason: string, actor: string): Promise<Lease> {
     this.options.onActivity?.({ leaseId, actor, action: 'destroy lease', detail: reason });
     return this.options.destroyer.destroy(leaseId, reason, actor);
+  }
+
+  async pause(leaseId: string, actor: string): Promise<Lease> {
+    this.options.onActivity?.({ leaseId, actor, action: 'pause lease', detail: '' });
+    await this.options.lifecycle.pause(leaseId);
+    return this.get(leaseId);
+  }
+
+  async resume(leaseId: string, actor: string): Promise<{ lease: Lease; resumed: boolean; expired: string | null }> {
+    this.options.onActivity?.({ leaseId, actor, action: 'resume lease', detail: '' });
+    const outcome = await this.options.lifecycle.resume(leaseId);
+    const expired = outcome.resumed ? null : outcome.expired;
+    if (expired !== null) this.options.onActivity?.({ leaseId, actor: 'host', action: 'lease expired', detail: expired });
+    return { lease: this.get(leaseId), resumed: outcome.resumed, expired };
   }
 
   /** Destroys many leases, a few at a time (the pacer keeps requests within the rate limit). */
@@ -89,7 +104,9 @@ export class LeaseService implements LeaseOperations {
       await this.waitUntilRunning(created.id);
       const mkdir = await api.exec(created.id, { cmd: 'bash', args: ['-lc', `mkdir -p -- '${workspaceDir}'`] });
       if (mkdir.result.exit_code !== 0) throw new CreateosError('invalid_response', 'CreateOS workspace preparation failed; the image must provide Bash.');
-      await api.putFile(created.id, markerPath, Buffer.from(randomUUID()));
+      const marker = randomUUID();
+      await api.putFile(created.id, markerPath, Buffer.from(marker));
+      store.update(created.id, (record) => { record.marker = marker; });
     } catch (error) {
       try {
         await this.options.destroyer.destroy(created.id, 'lease setup failed', 'host');

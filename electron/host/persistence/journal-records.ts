@@ -17,6 +17,7 @@ export const leaseStateDataSchema = z.object({
   destroy: destroyProgressSchema.nullable(),
   gone: z.boolean(),
   guard: guardStateSchema,
+  marker: z.string().nullable().default(null),
 });
 export type LeaseStateData = z.infer<typeof leaseStateDataSchema>;
 

@@ -23,7 +23,7 @@ export interface RestoreReport {
 }
 
 function stateOf(record: LeaseRecord): LeaseStateData {
-  return { sandbox: record.sandbox, destroy: record.destroy, gone: record.gone, guard: record.guard };
+  return { sandbox: record.sandbox, destroy: record.destroy, gone: record.gone, guard: record.guard, marker: record.marker };
 }
 
 export class LeaseJournal implements StorePersistence {
@@ -109,6 +109,7 @@ export class LeaseJournal implements StorePersistence {
       record.sandbox = state.sandbox;
       record.destroy = state.destroy;
       record.gone = state.gone;
+      record.marker = state.marker;
       guards.set(leaseId, state.guard);
     };
 

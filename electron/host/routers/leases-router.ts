@@ -9,6 +9,8 @@ export function createLeasesRouter(leases: LeaseOperations) {
     get: base.leases.get.handler(({ input }) => leases.get(input.leaseId)),
     create: base.leases.create.handler(({ input, context }) => leases.create(input, context.actor)),
     destroy: base.leases.destroy.handler(({ input, context }) => leases.destroy(input.leaseId, input.reason, context.actor)),
+    pause: base.leases.pause.handler(({ input, context }) => leases.pause(input.leaseId, context.actor)),
+    resume: base.leases.resume.handler(({ input, context }) => leases.resume(input.leaseId, context.actor)),
     destroyMany: base.leases.destroyMany.handler(({ input, context }) => leases.destroyMany(input.leaseIds, input.reason, context.actor)),
     clear: base.leases.clear.handler(async ({ input, context }) => ({ cleared: await leases.clear(input.leaseId, context.actor) })),
     timeline: base.leases.timeline.handler(({ input }) => leases.timeline(input.leaseId)),

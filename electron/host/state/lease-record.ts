@@ -40,6 +40,8 @@ export class LeaseRecord {
   timelineTotal = 0;
   readonly processes = new Map<string, ProcessInfo>();
   guard: GuardState = 'idle';
+  /** The workspace marker written when the console created the lease (checked on resume). */
+  marker: string | null = null;
   destroy: DestroyProgress | null = null;
   gone = false;
 

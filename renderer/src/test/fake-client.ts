@@ -57,6 +57,18 @@ export class FakeConsole {
           return lease;
         }),
       destroy: (input: Inputs['leases']['destroy']) => this.destroy(input),
+      pause: (input: Inputs['leases']['pause']) =>
+        this.record('leases.pause', input, () => {
+          const lease = { ...this.lease(input.leaseId), status: 'paused' as const, rawStatus: 'paused' };
+          this.upsert(lease);
+          return lease;
+        }),
+      resume: (input: Inputs['leases']['resume']) =>
+        this.record('leases.resume', input, () => {
+          const lease = { ...this.lease(input.leaseId), status: 'running' as const, rawStatus: 'running' };
+          this.upsert(lease);
+          return { lease, resumed: true, expired: null };
+        }),
       destroyMany: async (input: Inputs['leases']['destroyMany']) => {
         this.calls.push({ path: 'leases.destroyMany', input });
         if (this.destroyManyResult) return this.destroyManyResult.promise;

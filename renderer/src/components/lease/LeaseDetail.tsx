@@ -13,6 +13,7 @@ import { clockTime, leaseState, verdictLabel } from '../format';
 import { TailView } from '../tail/TailView';
 import { DestroyStatus } from './DestroyStatus';
 import { LeaseTimeline } from './LeaseTimeline';
+import { PauseResumeButtons } from './PauseResumeButtons';
 import { ProcessList } from './ProcessList';
 import { RunCommandForm } from './RunCommandForm';
 
@@ -42,6 +43,7 @@ export function LeaseDetail({ lease }: { lease: Lease }) {
           <button type="button" onClick={() => setRunning(true)} disabled={lease.gone || destroying || running}>Run command</button>
           <button type="button" className="danger" onClick={() => openDestroy(lease.id)} disabled={lease.gone || destroying}>Destroy lease</button>
           <button type="button" onClick={() => openExport({ kind: 'lease', leaseId: lease.id })}>Export incident log</button>
+          <PauseResumeButtons lease={lease} />
           {lease.gone && <button type="button" onClick={() => forget.mutate()} disabled={forget.isPending}>Forget lease</button>}
         </div>
         {forget.error && <p role="alert" className="error">Forget failed: {errorMessage(forget.error)}</p>}

@@ -1,0 +1,108 @@
+// The whole console under load: createos-local runs 100 processes streaming 10 MB/s in total, the
+// console (electron/serve.ts) follows them all, and Chromium shows one lease with a live tail.
+// Prints p95 frame time, byte-to-screen p95 latency (each line carries the time it was written)
+// and the renderer heap. Targets: p95 frame ≤ 16.7 ms, byte-to-screen p95 ≤ 250 ms, heap ≤ 150 MB.
+// Usage: tsx bench/console-stream-frames.ts [seconds=20] [processes=100] [kbPerSecondEach=100]
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { chromium } from 'playwright-core';
+import { CreateosApi } from '../electron/host/createos/api';
+import { parseCreateosConfig } from '../electron/host/createos/config';
+import { CreateosHttpClient } from '../electron/host/createos/http-client';
+import { chromiumArgs } from '../e2e/fixtures/browser';
+import { findChromium } from '../scripts/find-chromium';
+import { heapUsedMb, percentile, sampleFrames } from './browser-metrics';
+
+const KEY = 'bench-key-console-stream';
+const seconds = Number(process.argv[2] ?? 20);
+const processCount = Number(process.argv[3] ?? 100);
+const kbEach = Number(process.argv[4] ?? 100);
+const perSandbox = 10;
+const lineBytes = 1024;
+const linesPerTick = Math.max(1, Math.round((kbEach * 1024) / lineBytes / 10));
+const root = join(import.meta.dirname, '..');
+
+// Waits for /tmp/go, then ten bursts a second of numbered 1 KiB lines stamped with the write time (ms).
+const producer = `until [ -e /tmp/go ]; do sleep 0.05; done; exec perl -MTime::HiRes=time -e '$|=1; my $pad = "x" x ${lineBytes - 30}; my $n = 0; for my $t (1..${10 * seconds}) { for (1..${linesPerTick}) { $n++; printf("%08d %.1f %s\\n", $n, time()*1000, $pad); } select(undef, undef, undef, 0.1); }'`;
+
+async function lineFrom(child: ChildProcess, pattern: RegExp): Promise<string> {
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  for await (const line of lines) {
+    const match = pattern.exec(line);
+    if (match?.[1] !== undefined) return match[1];
+  }
+  throw new Error(`no line matched ${String(pattern)}`);
+}
+
+// Page side, as a string (functions compiled by tsx carry helpers the page lacks).
+const latencyProbe = `(() => {
+  window.__latencies = [];
+  const observe = () => {
+    const log = document.querySelector('[role="log"]');
+    if (!log) { setTimeout(observe, 100); return; }
+    new MutationObserver(() => {
+      const texts = log.querySelectorAll('.line-text');
+      const last = texts[texts.length - 1];
+      const stamp = last ? Number((last.textContent || '').split(' ')[1]) : NaN;
+      if (Number.isFinite(stamp)) window.__latencies.push(Date.now() - stamp);
+    }).observe(log, { childList: true, subtree: true, characterData: true });
+  };
+  observe();
+})()`;
+
+async function main(): Promise<void> {
+  const executablePath = findChromium();
+  if (!executablePath) throw new Error('Chromium is missing (apt-get install -y chromium).');
+  const dir = await mkdtemp(join(tmpdir(), 'leasewatch-console-stream-'));
+  const keyFile = join(dir, 'key');
+  await writeFile(keyFile, KEY);
+  const provider = spawn(process.execPath, ['--import', 'tsx', join(root, 'createos-local', 'cli.ts'), '--port', '0', '--api-key', KEY, '--data-dir', join(dir, 'provider'), '--journal-bytes', String(4 * 1024 * 1024)], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const providerUrl = await lineFrom(provider, /listening on (http:\/\/\S+)/);
+  const consoleProcess = spawn(process.execPath, ['--import', 'tsx', join(root, 'electron', 'serve.ts'), '--port', '0', '--data-dir', join(dir, 'console'), '--createos-url', providerUrl, '--api-key-file', keyFile], { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, LEASEWATCH_TOKEN: 'bench-token-0123456789' } });
+  const consoleUrl = await lineFrom(consoleProcess, /^Leasewatch console: (\S+)$/);
+  const api = new CreateosApi(new CreateosHttpClient({ config: parseCreateosConfig({ apiUrl: providerUrl, timeoutMs: 600_000 }, KEY) }));
+  const browser = await chromium.launch({ executablePath, args: chromiumArgs });
+  try {
+    const sandboxes: string[] = [];
+    for (let i = 0; i < processCount / perSandbox; i += 1) {
+      const { id } = await api.createSandbox({ shape: 's-1vcpu-1gb', name: `bench-${i}` });
+      while ((await api.getSandbox(id)).status !== 'running');
+      sandboxes.push(id);
+      for (let p = 0; p < perSandbox; p += 1) await api.createProcess(id, { cmd: 'bash', args: ['-c', producer] });
+    }
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(consoleUrl);
+    await page.locator('[data-app-ready="true"]').waitFor({ timeout: 60_000 });
+    const first = sandboxes[0] ?? '';
+    await page.locator(`[data-lease-id="${first}"]`).first().click({ timeout: 120_000 });
+    await page.getByText(/Reconnects \d+/).first().waitFor({ timeout: 120_000 });
+    // Every stream attached (the host paces requests 300 ms apart: ~30 s for 100 connects).
+    await page.waitForFunction(`document.querySelectorAll('[data-lease-id]').length >= ${sandboxes.length}`, undefined, { timeout: 120_000 });
+    await new Promise((resolve) => setTimeout(resolve, 35_000));
+    await page.evaluate(latencyProbe);
+
+    for (const id of sandboxes) await api.putFile(id, '/tmp/go', Buffer.from('go'));
+    const frames = await sampleFrames(page, seconds * 1000);
+    const latencies = (await page.evaluate('window.__latencies')) as number[];
+    const heap = await heapUsedMb(page);
+    const rate = (processCount * linesPerTick * 10 * lineBytes) / 1e6;
+    process.stdout.write(`console-stream-frames: ${processCount} processes, ${rate.toFixed(1)} MB/s offered for ${seconds} s\n`);
+    process.stdout.write(`frame time p50 ${percentile(frames, 50).toFixed(1)} ms, p95 ${percentile(frames, 95).toFixed(1)} ms, frames over 25 ms: ${frames.filter((f) => f > 25).length} of ${frames.length} (target p95 ≤ 16.7 ms)\n`);
+    process.stdout.write(`byte-to-screen p50 ${percentile(latencies, 50).toFixed(0)} ms, p95 ${percentile(latencies, 95).toFixed(0)} ms over ${latencies.length} samples (target p95 ≤ 250 ms)\n`);
+    process.stdout.write(`renderer heap ${heap.toFixed(0)} MB (target ≤ 150 MB)\n`);
+  } finally {
+    await browser.close();
+    consoleProcess.kill('SIGTERM');
+    provider.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.exit(1);
+});
