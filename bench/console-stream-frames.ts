@@ -26,7 +26,7 @@ const linesPerTick = Math.max(1, Math.round((kbEach * 1024) / lineBytes / 10));
 const root = join(import.meta.dirname, '..');
 
 // Waits for /tmp/go, then ten bursts a second of numbered 1 KiB lines stamped with the write time (ms).
-const producer = `until [ -e /tmp/go ]; do sleep 0.05; done; exec perl -MTime::HiRes=time -e '$|=1; my $pad = "x" x ${lineBytes - 30}; my $n = 0; for my $t (1..${10 * seconds}) { for (1..${linesPerTick}) { $n++; printf("%08d %.1f %s\\n", $n, time()*1000, $pad); } select(undef, undef, undef, 0.1); }'`;
+const producer = `exec perl -MTime::HiRes=time -e 'select(undef, undef, undef, 0.05) until -e "/tmp/go"; $|=1; my $pad = "x" x ${lineBytes - 30}; my $n = 0; for my $t (1..${10 * seconds}) { for (1..${linesPerTick}) { $n++; printf("%08d %.1f %s\\n", $n, time()*1000, $pad); } select(undef, undef, undef, 0.1); }'`;
 
 async function lineFrom(child: ChildProcess, pattern: RegExp): Promise<string> {
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
@@ -80,8 +80,12 @@ async function main(): Promise<void> {
     await page.locator(`[data-lease-id="${first}"]`).first().click({ timeout: 120_000 });
     await page.getByText(/Reconnects \d+/).first().waitFor({ timeout: 120_000 });
     // Every stream attached (the host paces requests 300 ms apart: ~30 s for 100 connects).
-    await page.waitForFunction(`document.querySelectorAll('[data-lease-id]').length >= ${sandboxes.length}`, undefined, { timeout: 120_000 });
-    await new Promise((resolve) => setTimeout(resolve, 35_000));
+    const listed = Date.now() + 120_000;
+    while ((await page.locator('[data-lease-id]').count()) < sandboxes.length) {
+      if (Date.now() > listed) throw new Error('the console did not list every lease');
+      await page.waitForTimeout(250);
+    }
+    await new Promise((resolve) => setTimeout(resolve, processCount * 350));
     await page.evaluate(latencyProbe);
 
     for (const id of sandboxes) await api.putFile(id, '/tmp/go', Buffer.from('go'));

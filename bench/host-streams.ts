@@ -23,7 +23,7 @@ const linesPerTick = Math.max(1, Math.round((kbEach * 1024) / lineBytes / 10));
 const totalLines = linesPerTick * 10 * seconds;
 
 // Waits for /tmp/go, then prints numbered 1 KiB lines, ten bursts a second.
-const producer = `until [ -e /tmp/go ]; do sleep 0.05; done; exec perl -e '$|=1; my $pad = "x" x ${lineBytes - 10}; my $n = 0; for my $t (1..${10 * seconds}) { for (1..${linesPerTick}) { $n++; printf("%08d %s\\n", $n, $pad); } select(undef, undef, undef, 0.1); }'`;
+const producer = `exec perl -e 'select(undef, undef, undef, 0.05) until -e "/tmp/go"; $|=1; my $pad = "x" x ${lineBytes - 10}; my $n = 0; for my $t (1..${10 * seconds}) { for (1..${linesPerTick}) { $n++; printf("%08d %s\\n", $n, $pad); } select(undef, undef, undef, 0.1); }'`;
 
 async function startProvider(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
   const cli = fileURLToPath(new URL('../createos-local/cli.ts', import.meta.url));

@@ -58,6 +58,7 @@ export class CommandRunner {
     const leaseId = input.leaseId;
     let processId: string | null = null;
     let sink: ReturnType<typeof streamEventSink> | null = null;
+    const created = watcher.creatingOn(leaseId);
     try {
       const result = await executor.execute(
         {
@@ -72,9 +73,11 @@ export class CommandRunner {
           onProcessId: (id) => {
             processId = id;
             watcher.claim(leaseId, id);
+            created();
             store.update(leaseId, (record) => {
+              const listedAlready = record.processes.has(id);
               record.upsertProcess(leaseId, { process_id: id, state: 'running' }, { command: input.command, startedByConsole: true });
-              record.addEvidence({ kind: 'process-started', at: this.now(), processId: id });
+              if (!listedAlready) record.addEvidence({ kind: 'process-started', at: this.now(), processId: id });
             });
             sink = streamEventSink(store, leaseId, id, this.now);
             onStarted();
@@ -104,6 +107,7 @@ export class CommandRunner {
       if (processId !== null) await this.refreshProcess(leaseId, processId);
       throw error;
     } finally {
+      created();
       if (processId !== null) watcher.release(leaseId, processId);
     }
   }

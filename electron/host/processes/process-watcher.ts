@@ -11,6 +11,8 @@ export class ProcessWatcher {
   /** key leaseId/processId → controller; also holds processes owned by a command run. */
   private readonly active = new Map<string, AbortController>();
   private readonly finished = new Set<string>();
+  /** Leases on which a command is creating a process: what discovery lists meanwhile may be its own. */
+  private readonly creating = new Map<string, number>();
 
   constructor(private readonly api: CreateosApi, private readonly store: LeaseStore, private readonly now: () => number = Date.now) {}
 
@@ -23,6 +25,24 @@ export class ProcessWatcher {
     const controller = new AbortController();
     this.active.set(this.key(leaseId, processId), controller);
     return controller;
+  }
+
+  /**
+   * A command is creating a process on this lease. Until the returned function is called (after the
+   * command claimed its process, or failed to create one), follow() leaves the lease's new processes
+   * alone: discovery can list a process before the create reply reaches its creator. One that nobody
+   * claims (a lost create reply) is followed by the next discovery.
+   */
+  creatingOn(leaseId: string): () => void {
+    this.creating.set(leaseId, (this.creating.get(leaseId) ?? 0) + 1);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const left = (this.creating.get(leaseId) ?? 1) - 1;
+      if (left > 0) this.creating.set(leaseId, left);
+      else this.creating.delete(leaseId);
+    };
   }
 
   release(leaseId: string, processId: string): void {
@@ -41,7 +61,7 @@ export class ProcessWatcher {
    * a finished tail is left alone, and an unfinished one resumes after its last sequence.
    */
   follow(leaseId: string, processId: string): void {
-    if (this.isFollowing(leaseId, processId)) return;
+    if (this.isFollowing(leaseId, processId) || this.creating.has(leaseId)) return;
     const tail = this.store.tail(leaseId, processId);
     if (tail.hasExit) {
       this.finished.add(this.key(leaseId, processId));

@@ -4,12 +4,11 @@ import type { LeaseStore } from '../state/lease-store';
 
 export function streamEventSink(store: LeaseStore, leaseId: string, processId: string, now: () => number = Date.now) {
   const tail = store.tail(leaseId, processId);
-  let lastPublish = 0;
+  // Output only changes counters: coalesced. Reconnects, gaps and exits are published at once.
   const publishSoon = (force: boolean): void => {
-    const at = now();
-    if (!force && at - lastPublish < 250) return;
-    lastPublish = at;
-    if (store.has(leaseId)) store.publish(store.record(leaseId));
+    if (!store.has(leaseId)) return;
+    if (force) store.publish(store.record(leaseId));
+    else store.publishSoon(leaseId);
   };
 
   return (event: StreamEvent): void => {

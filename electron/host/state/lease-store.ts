@@ -16,6 +16,8 @@ export interface StorePersistence {
 
 export interface LeaseStoreOptions {
   tailBytes?: number;
+  /** How long frequent changes of one lease are gathered before they are published. Default 250 ms. */
+  coalesceMs?: number;
   persistence?: StorePersistence;
 }
 
@@ -23,8 +25,29 @@ export class LeaseStore {
   private readonly records = new Map<string, LeaseRecord>();
   private readonly tails = new Map<string, TailBuffer>();
   private readonly listeners = new Set<LeaseListener>();
+  private readonly dirty = new Set<string>();
+  private dirtyTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: LeaseStoreOptions = {}) {}
+
+  /**
+   * Publishes a lease soon: frequent changes (bytes received while output streams) are coalesced
+   * into one publish per lease every `coalesceMs`. Anything that matters at once uses publish().
+   */
+  publishSoon(leaseId: string): void {
+    this.dirty.add(leaseId);
+    this.dirtyTimer ??= setTimeout(() => this.flushDirty(), this.options.coalesceMs ?? 250);
+  }
+
+  private flushDirty(): void {
+    this.dirtyTimer = null;
+    const ids = [...this.dirty];
+    this.dirty.clear();
+    for (const id of ids) {
+      const record = this.records.get(id);
+      if (record) this.publish(record);
+    }
+  }
 
   /** Puts back a record read from the journal, without publishing or journaling it again. */
   restore(record: LeaseRecord): void {
@@ -117,6 +140,7 @@ export class LeaseStore {
   }
 
   publish(record: LeaseRecord): Lease {
+    this.dirty.delete(record.sandbox.id);
     this.options.persistence?.recordChanged(record);
     const lease = record.toLease();
     for (const listener of this.listeners) listener({ type: 'upsert', lease });
@@ -124,6 +148,8 @@ export class LeaseStore {
   }
 
   dispose(): void {
+    if (this.dirtyTimer) clearTimeout(this.dirtyTimer);
+    this.flushDirty();
     for (const tail of this.tails.values()) tail.dispose();
     this.listeners.clear();
   }

@@ -17,3 +17,17 @@ export function applyLeaseEvent(current: readonly Lease[] | undefined, event: Le
       return (current ?? []).filter((lease) => lease.id !== event.leaseId);
   }
 }
+
+/** Applies a batch of events in order, in one pass over the list (upserts keep their position). */
+export function applyLeaseEvents(current: readonly Lease[] | undefined, events: readonly LeaseEvent[]): Lease[] {
+  const lastSnapshot = events.map((e) => e.type).lastIndexOf('snapshot');
+  const base = lastSnapshot >= 0 ? (events[lastSnapshot] as Extract<LeaseEvent, { type: 'snapshot' }>).leases : current ?? [];
+  const rest = lastSnapshot >= 0 ? events.slice(lastSnapshot + 1) : events;
+  if (rest.length === 0) return [...base];
+  const byId = new Map(base.map((lease) => [lease.id, lease]));
+  for (const event of rest) {
+    if (event.type === 'upsert') byId.set(event.lease.id, event.lease);
+    else if (event.type === 'removed') byId.delete(event.leaseId);
+  }
+  return [...byId.values()];
+}
