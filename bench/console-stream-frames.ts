@@ -90,7 +90,7 @@ async function main(): Promise<void> {
 
     for (const id of sandboxes) await api.putFile(id, '/tmp/go', Buffer.from('go'));
     const frames = await sampleFrames(page, seconds * 1000);
-    const latencies = (await page.evaluate('window.__latencies')) as number[];
+    const latencies = await page.evaluate<number[]>('window.__latencies');
     const heap = await heapUsedMb(page);
     const rate = (processCount * linesPerTick * 10 * lineBytes) / 1e6;
     process.stdout.write(`console-stream-frames: ${processCount} processes, ${rate.toFixed(1)} MB/s offered for ${seconds} s\n`);
