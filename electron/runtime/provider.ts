@@ -35,7 +35,7 @@ export async function connectProvider(choice: ProviderChoice): Promise<ProviderC
     return { config, kind: 'createos', embedded: null, close: () => Promise.resolve() };
   }
   const apiKey = randomBytes(24).toString('base64url');
-  const embedded = await startCreateosLocal({ apiKey, dataDir: join(choice.dataDir, 'createos-local'), port: 0, log: (line) => choice.log(`createos-local: ${line}`) });
+  const embedded = await startCreateosLocal({ apiKey, dataDir: join(choice.dataDir, 'createos-local'), port: 0, log: choice.log });
   const config = parseCreateosConfig({ apiUrl: embedded.url, apiKey });
   return { config, kind: 'createos-local', embedded, close: () => embedded.close() };
 }

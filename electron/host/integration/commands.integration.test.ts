@@ -1,12 +1,14 @@
 // The host against the real createos-local: commands, stream drops, stubborn trees and lost
 // create replies, with every verdict checked against the OS process table.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { LaunchRequest } from '../../../createos-local/launch';
+import { ManagedProcess, type ManagedProcessView } from '../../../createos-local/managed-process';
 import { findSandboxProcesses } from '../../../createos-local/server';
 import type { Host } from '../compose';
 import { messages } from '../createos/errors';
 import { guardMessages } from '../lifecycle/lifecycle-guard';
 import {
-  ACTOR, collectGarbage, contractClient, hasExit, isRun, linesOf, numbered, pollUntil, procAlive, procStat, recordLease, recordTail, SLOW_TEST_MS, startRig, stubbornScript, textOf,
+  ACTOR, collectGarbage, contractClient, hasExit, isRun, linesOf, numbered, pollUntil, procAlive, procStat, recordLease, recordTail, SLOW_TEST_MS, startRig, stubbornScript, tailSnapshot, textOf,
   verdictSteps, waitForLease, type Rig,
 } from './support';
 
@@ -19,6 +21,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  vi.restoreAllMocks();
   await rig.close();
 });
 
@@ -98,10 +101,7 @@ describe('commands against createos-local', () => {
     collectGarbage();
     const running = await waitForLease(services, leaseId, 'the process', (l) => l.processes.length === 1);
     const processId = running.processes[0]?.processId ?? '';
-    const tail = recordTail(services, leaseId, processId);
-    await tail.until('leader and grandchild', (entries) => /leader \d+/.test(textOf(entries)) && /grandchild \d+/.test(textOf(entries)));
     const unproven = await waitForLease(services, leaseId, 'unproven', (l) => l.verdict.status === 'unproven' && l.guard === 'unconfirmedCleanup', 20_000);
-    tail.stop();
 
     const call = `DELETE /v1/sandboxes/${leaseId}/processes/${processId}?grace_ms=1000`;
     expect(unproven.verdict.reasons).toEqual([{ reason: 'Process tree has not exited.', call, reply: 'Process tree has not exited.', at: expect.any(Number) as unknown, processId }]);
@@ -149,5 +149,49 @@ describe('commands against createos-local', () => {
     expect(destroyed).toMatchObject({ gone: true, verdict: { status: 'contained' }, destroy: { state: 'destroyed' } });
     expect(await findSandboxProcesses(leaseId)).toEqual([]);
     expect(await procAlive(orphan.pid)).toBe(false);
+  }, SLOW_TEST_MS);
+
+  it('a late create reply: discovery lists the new process before its creator learns of it, yet its output is read once', async () => {
+    const { services } = host;
+    const client = contractClient(host);
+    const leaseId = await newLease();
+    // The provider answers the create only once the process was listed (a loaded provider: process
+    // creation was measured at up to 340 ms here, longer than the 300 ms between two requests).
+    const start = Object.getOwnPropertyDescriptor(ManagedProcess.prototype, 'start')?.value as (this: ManagedProcess, request: LaunchRequest) => Promise<void>;
+    const view = Object.getOwnPropertyDescriptor(ManagedProcess.prototype, 'view')?.value as (this: ManagedProcess) => Promise<ManagedProcessView>;
+    const listed = new Map<string, () => void>();
+    let listedBeforeReply = false;
+    vi.spyOn(ManagedProcess.prototype, 'view').mockImplementation(function viewed(this: ManagedProcess) {
+      listed.get(this.id)?.();
+      return view.call(this);
+    });
+    vi.spyOn(ManagedProcess.prototype, 'start').mockImplementation(async function started(this: ManagedProcess, request: LaunchRequest) {
+      await start.call(this, request);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 10_000);
+        listed.set(this.id, () => {
+          listedBeforeReply = true;
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      listed.delete(this.id);
+    });
+
+    await client.processes.run({ leaseId, command: "printf 'one\\ntwo\\n'" });
+    vi.restoreAllMocks();
+    expect(listedBeforeReply).toBe(true);
+    const running = await waitForLease(services, leaseId, 'the process', (l) => l.processes.length === 1);
+    const processId = running.processes[0]?.processId ?? '';
+    const done = await waitForLease(services, leaseId, 'contained and idle', (l) =>
+      l.verdict.status === 'contained' && l.guard === 'idle' && services.leases.timeline(leaseId).some((e) => e.summary === `Process tree of ${processId} proven exited`));
+    // Two more discovery cycles: a second reader, had one been started, would have replayed the output by now.
+    await services.leases.refresh();
+    await services.leases.refresh();
+    const entries = tailSnapshot(services, leaseId, processId);
+    expect(linesOf(textOf(entries))).toEqual(['one', 'two']);
+    expect(entries.filter((e) => e.kind === 'exit')).toHaveLength(1);
+    expect(services.leases.timeline(leaseId).filter((e) => e.summary === `Process ${processId} started`)).toHaveLength(1);
+    expect(done.processes[0]).toMatchObject({ startedByConsole: true, command: "printf 'one\\ntwo\\n'" });
   }, SLOW_TEST_MS);
 });

@@ -107,7 +107,7 @@ describe('crash: SIGKILL of the host mid-stream', () => {
     await provider.arm({ kind: 'stubborn-tree', sandbox_id: stubborn });
 
     const child = startChildHost([
-      { leaseId: stubborn, command: stubbornScript('echo before-trap'), timeoutSeconds: 2 },
+      { leaseId: stubborn, command: stubbornScript('echo before-trap'), timeoutSeconds: 3 },
       { leaseId: streaming, command: 'for i in $(seq 1 400); do echo line-$i; sleep 0.04; done' },
     ]);
     const streamedLines = (): number[] => numbered(linesOf(child.events.map((e) => (e.kind === 'output' && e.leaseId === streaming ? e.text : '')).join('')), 'line-');

@@ -37,7 +37,7 @@ describe('incident export from a real incident', () => {
     await rig.provider.arm({ kind: 'stubborn-tree', sandbox_id: leaseId });
     const before = ['for i in 1 2 3 4 5; do echo out-$i; done', `echo "token ${leak}"`, `echo "key ${apiKey}"`, 'echo err-1 >&2'].join('\n');
 
-    await client.processes.run({ leaseId, command: stubbornScript(before), timeoutSeconds: 2 });
+    await client.processes.run({ leaseId, command: stubbornScript(before), timeoutSeconds: 3 });
     collectGarbage();
     const unproven = await waitForLease(services, leaseId, 'unproven', (l) => l.verdict.status === 'unproven' && l.guard === 'unconfirmedCleanup', 20_000);
     const processId = unproven.processes[0]?.processId ?? '';
