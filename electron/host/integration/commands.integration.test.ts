@@ -1,5 +1,6 @@
 // The host against the real createos-local: commands, stream drops, stubborn trees and lost
 // create replies, with every verdict checked against the OS process table.
+import type { TailEntry } from '../../../shared/domain';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LaunchRequest } from '../../../createos-local/launch';
 import { ManagedProcess, type ManagedProcessView } from '../../../createos-local/managed-process';
@@ -122,6 +123,29 @@ describe('commands against createos-local', () => {
     expect(destroyed.destroy?.proof).toMatch(/^sandbox gone at .*(404|destroyed)/);
     expect(await findSandboxProcesses(leaseId)).toEqual([]);
     for (const member of members) expect(await procAlive(member.pid)).toBe(false);
+  }, SLOW_TEST_MS);
+
+  it('keeps following the output of a tree that outlived its cleanup, with nothing repeated', async () => {
+    const { services } = host;
+    const client = contractClient(host);
+    const leaseId = await newLease();
+    await rig.provider.arm({ kind: 'stubborn-tree', sandbox_id: leaseId });
+    await client.processes.run({ leaseId, command: "trap '' TERM; i=0; while true; do i=$((i+1)); echo tick-$i; sleep 0.1; done", timeoutSeconds: 3 });
+    const running = await waitForLease(services, leaseId, 'the process', (l) => l.processes.length === 1);
+    const processId = running.processes[0]?.processId ?? '';
+    await waitForLease(services, leaseId, 'unproven', (l) => l.verdict.status === 'unproven', 20_000);
+    const ticksAt = (entries: readonly TailEntry[]): number[] => numbered(linesOf(textOf(entries)), 'tick-');
+    const atVerdict = ticksAt(tailSnapshot(services, leaseId, processId)).at(-1) ?? 0;
+
+    const tail = recordTail(services, leaseId, processId);
+    const later = await tail.until('ticks written after the cleanup gave up', (entries) => (ticksAt(entries).at(-1) ?? 0) >= atVerdict + 10, 20_000);
+    tail.stop();
+    const ticks = ticksAt(later);
+    expect(isRun(ticks, 1, ticks.at(-1) ?? 0)).toBe(true);
+    expect(hasExit(later)).toBe(false);
+
+    await client.leases.destroy({ leaseId, reason: 'runaway tree' });
+    expect(await findSandboxProcesses(leaseId)).toEqual([]);
   }, SLOW_TEST_MS);
 
   it('lose-create-reply: the run fails unconfirmed, the lease is unproven, the orphan really runs until destroy reaps it', async () => {

@@ -58,6 +58,7 @@ export class CommandRunner {
     const leaseId = input.leaseId;
     let processId: string | null = null;
     let sink: ReturnType<typeof streamEventSink> | null = null;
+    let keepWatching = false;
     const created = watcher.creatingOn(leaseId);
     try {
       const result = await executor.execute(
@@ -95,6 +96,8 @@ export class CommandRunner {
       const message = error instanceof Error ? error.message : 'command failed';
       if (error instanceof CreateosCleanupError) {
         guard.markUnconfirmed(leaseId);
+        // The tree may still run: keep showing what it writes until the lease is destroyed.
+        keepWatching = error.code === 'cleanup_unconfirmed';
         if (error.code === 'creation_unconfirmed') {
           store.update(leaseId, (record) => record.addEvidence({
             kind: 'lease-unproven', at: this.now(), reason: message,
@@ -108,7 +111,10 @@ export class CommandRunner {
       throw error;
     } finally {
       created();
-      if (processId !== null) watcher.release(leaseId, processId);
+      if (processId !== null) {
+        watcher.release(leaseId, processId);
+        if (keepWatching) watcher.followAgain(leaseId, processId);
+      }
     }
   }
 

@@ -51,6 +51,12 @@ export class ProcessWatcher {
     this.finished.add(key);
   }
 
+  /** Follows a process again after its command run gave up on it (a tree that outlived its cleanup). */
+  followAgain(leaseId: string, processId: string): void {
+    this.finished.delete(this.key(leaseId, processId));
+    this.follow(leaseId, processId);
+  }
+
   isFollowing(leaseId: string, processId: string): boolean {
     const key = this.key(leaseId, processId);
     return this.active.has(key) || this.finished.has(key);
