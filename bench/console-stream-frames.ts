@@ -3,11 +3,10 @@
 // Prints p95 frame time, byte-to-screen p95 latency (each line carries the time it was written)
 // and the renderer heap. Targets: p95 frame ≤ 16.7 ms, byte-to-screen p95 ≤ 250 ms, heap ≤ 150 MB.
 // Usage: tsx bench/console-stream-frames.ts [seconds=20] [processes=100] [kbPerSecondEach=100]
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { chromium } from 'playwright-core';
 import { CreateosApi } from '../electron/host/createos/api';
 import { parseCreateosConfig } from '../electron/host/createos/config';
@@ -15,6 +14,7 @@ import { CreateosHttpClient } from '../electron/host/createos/http-client';
 import { chromiumArgs } from '../e2e/fixtures/browser';
 import { findChromium } from '../scripts/find-chromium';
 import { heapUsedMb, percentile, sampleFrames } from './browser-metrics';
+import { lineFrom, numberedLineProducer, repoRoot as root, spawnProvider } from './support';
 
 const KEY = 'bench-key-console-stream';
 const seconds = Number(process.argv[2] ?? 20);
@@ -23,19 +23,8 @@ const kbEach = Number(process.argv[4] ?? 100);
 const perSandbox = 10;
 const lineBytes = 1024;
 const linesPerTick = Math.max(1, Math.round((kbEach * 1024) / lineBytes / 10));
-const root = join(import.meta.dirname, '..');
 
-// Waits for /tmp/go, then ten bursts a second of numbered 1 KiB lines stamped with the write time (ms).
-const producer = `exec perl -MTime::HiRes=time -e 'select(undef, undef, undef, 0.05) until -e "/tmp/go"; $|=1; my $pad = "x" x ${lineBytes - 30}; my $n = 0; for my $t (1..${10 * seconds}) { for (1..${linesPerTick}) { $n++; printf("%08d %.1f %s\\n", $n, time()*1000, $pad); } select(undef, undef, undef, 0.1); }'`;
-
-async function lineFrom(child: ChildProcess, pattern: RegExp): Promise<string> {
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  for await (const line of lines) {
-    const match = pattern.exec(line);
-    if (match?.[1] !== undefined) return match[1];
-  }
-  throw new Error(`no line matched ${String(pattern)}`);
-}
+const producer = numberedLineProducer({ seconds, linesPerTick, lineBytes, stamped: true });
 
 // Page side, as a string (functions compiled by tsx carry helpers the page lacks).
 const latencyProbe = `(() => {
@@ -59,8 +48,7 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'leasewatch-console-stream-'));
   const keyFile = join(dir, 'key');
   await writeFile(keyFile, KEY);
-  const provider = spawn(process.execPath, ['--import', 'tsx', join(root, 'createos-local', 'cli.ts'), '--port', '0', '--api-key', KEY, '--data-dir', join(dir, 'provider'), '--journal-bytes', String(4 * 1024 * 1024)], { stdio: ['ignore', 'pipe', 'ignore'] });
-  const providerUrl = await lineFrom(provider, /listening on (http:\/\/\S+)/);
+  const { url: providerUrl, child: provider } = await spawnProvider(KEY, join(dir, 'provider'), ['--journal-bytes', String(4 * 1024 * 1024)]);
   const consoleProcess = spawn(process.execPath, ['--import', 'tsx', join(root, 'electron', 'serve.ts'), '--port', '0', '--data-dir', join(dir, 'console'), '--createos-url', providerUrl, '--api-key-file', keyFile], { stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, LEASEWATCH_TOKEN: 'bench-token-0123456789' } });
   const consoleUrl = await lineFrom(consoleProcess, /^Leasewatch console: (\S+)$/);
   const api = new CreateosApi(new CreateosHttpClient({ config: parseCreateosConfig({ apiUrl: providerUrl, timeoutMs: 600_000 }, KEY) }));

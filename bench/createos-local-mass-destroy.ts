@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { findSandboxProcesses } from '../createos-local/process-table';
-import { startCreateosLocal } from '../createos-local/server';
+import { startBenchProvider } from './support';
 
 const N = Number(process.env['BENCH_N'] ?? '100');
 const KEY = 'bench-key';
@@ -20,12 +20,7 @@ async function alive(pid: number): Promise<boolean> {
 
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'createos-local-bench-'));
-  const server = await startCreateosLocal({ apiKey: KEY, dataDir, port: 0, rateLimitPerMinute: 1_000_000 });
-  const call = async <T>(method: string, p: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${server.url}${p}`, { method, headers: { 'x-api-key': KEY, 'content-type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-    if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
-    return ((await res.json()) as { data: T }).data;
-  };
+  const { server, call } = await startBenchProvider(KEY, dataDir);
   try {
     const t0 = performance.now();
     const ids = await Promise.all(

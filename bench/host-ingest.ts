@@ -2,17 +2,17 @@
 // check, per-stream UTF-8 decoding) against `cat` of the same bytes over a loopback socket.
 // createos-local runs in its own process so the host's event loop and CPU are measured alone.
 // Usage: tsx bench/host-ingest.ts [MiB=64]
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CreateosApi } from '../electron/host/createos/api';
 import { parseCreateosConfig } from '../electron/host/createos/config';
 import { CreateosHttpClient } from '../electron/host/createos/http-client';
 import { RequestPacer } from '../electron/host/createos/pacer';
+import { spawnProvider } from './support';
 import { ProcessOutputStream } from '../electron/host/createos/process-stream';
 
 const MiB = 1024 * 1024;
@@ -40,25 +40,10 @@ async function catOverLoopback(file: string): Promise<{ bytes: number; ms: numbe
   return { bytes, ms };
 }
 
-/** Starts `createos-local/cli.ts` in a child process and returns its URL. */
-async function startProvider(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
-  const cli = fileURLToPath(new URL('../createos-local/cli.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', '0', '--api-key', KEY, '--data-dir', dataDir], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  let output = '';
-  for await (const chunk of child.stdout ?? []) {
-    output += String(chunk);
-    const match = /listening on (http:\/\/\S+)/.exec(output);
-    if (match?.[1] !== undefined) return { url: match[1], child };
-  }
-  throw new Error('createos-local did not start');
-}
-
 async function main(): Promise<void> {
   const size = Math.max(1, Number(process.argv[2] ?? 64)) * MiB;
   const dir = await mkdtemp(join(tmpdir(), 'leasewatch-host-ingest-'));
-  const provider = await startProvider(join(dir, 'provider'));
+  const provider = await spawnProvider(KEY, join(dir, 'provider'));
   const config = parseCreateosConfig({ apiUrl: provider.url, timeoutMs: 600_000 }, KEY);
   const pacer = new RequestPacer();
   const http = new CreateosHttpClient({ config, pacer });

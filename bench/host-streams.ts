@@ -2,16 +2,15 @@
 // watcher, stream sink, tails, journal): host CPU, RSS, and lost bytes by line-sequence check.
 // createos-local runs in its own process so the host is measured alone.
 // Usage: tsx bench/host-streams.ts [seconds=20] [processes=100] [kbPerSecondEach=100]
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createHost } from '../electron/host/compose';
 import { CreateosApi } from '../electron/host/createos/api';
 import { parseCreateosConfig } from '../electron/host/createos/config';
 import { CreateosHttpClient } from '../electron/host/createos/http-client';
 import { FileSecretStore } from '../electron/host/settings/secret-store';
+import { numberedLineProducer, spawnProvider } from './support';
 
 const KEY = 'bench-key-host-streams';
 const seconds = Number(process.argv[2] ?? 20);
@@ -22,20 +21,7 @@ const lineBytes = 1024;
 const linesPerTick = Math.max(1, Math.round((kbEach * 1024) / lineBytes / 10));
 const totalLines = linesPerTick * 10 * seconds;
 
-// Waits for /tmp/go, then prints numbered 1 KiB lines, ten bursts a second.
-const producer = `exec perl -e 'select(undef, undef, undef, 0.05) until -e "/tmp/go"; $|=1; my $pad = "x" x ${lineBytes - 10}; my $n = 0; for my $t (1..${10 * seconds}) { for (1..${linesPerTick}) { $n++; printf("%08d %s\\n", $n, $pad); } select(undef, undef, undef, 0.1); }'`;
-
-async function startProvider(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
-  const cli = fileURLToPath(new URL('../createos-local/cli.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', '0', '--api-key', KEY, '--data-dir', dataDir, '--journal-bytes', String(4 * 1024 * 1024)], { stdio: ['ignore', 'pipe', 'ignore'] });
-  let output = '';
-  for await (const chunk of child.stdout ?? []) {
-    output += String(chunk);
-    const match = /listening on (http:\/\/\S+)/.exec(output);
-    if (match?.[1] !== undefined) return { url: match[1], child };
-  }
-  throw new Error('createos-local did not start');
-}
+const producer = numberedLineProducer({ seconds, linesPerTick, lineBytes, stamped: false });
 
 async function waitFor(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -47,7 +33,7 @@ async function waitFor(check: () => boolean, timeoutMs: number, what: string): P
 
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'leasewatch-host-streams-'));
-  const provider = await startProvider(join(dir, 'provider'));
+  const provider = await spawnProvider(KEY, join(dir, 'provider'), ['--journal-bytes', String(4 * 1024 * 1024)]);
   const config = parseCreateosConfig({ apiUrl: provider.url, timeoutMs: 600_000 }, KEY);
   const api = new CreateosApi(new CreateosHttpClient({ config }));
   const host = await createHost({ config, providerKind: 'createos-local', mode: 'browser', version: 'bench', dataDir: join(dir, 'console'), secretStore: new FileSecretStore(join(dir, 'secrets')), discoveryIntervalMs: 1000 });

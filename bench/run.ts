@@ -5,8 +5,10 @@ import { join } from 'node:path';
 
 const dir = import.meta.dirname;
 const wanted = process.argv.slice(2);
+/** Modules the benchmarks share; not benchmarks themselves. */
+const helpers = new Set(['run.ts', 'support.ts', 'browser-metrics.ts']);
 const benches = readdirSync(dir)
-  .filter((f) => f.endsWith('.ts') && f !== 'run.ts' && !f.startsWith('.') && !f.endsWith('.test.ts'))
+  .filter((f) => f.endsWith('.ts') && !helpers.has(f) && !f.startsWith('.') && !f.endsWith('.test.ts'))
   .filter((f) => wanted.length === 0 || wanted.some((w) => f.includes(w)));
 
 let failed = 0;
