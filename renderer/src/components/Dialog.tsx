@@ -1,4 +1,5 @@
-// A modal dialog: named, keeps Tab inside, closes on Escape, focuses its first field.
+// A modal dialog: named, keeps Tab inside, closes on Escape, focuses its first field, and gives
+// focus back to what had it (the opener) when it closes.
 import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 
 const focusable = 'button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])';
@@ -7,9 +8,12 @@ export function Dialog({ label, onClose, children, className }: { label: string;
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = ref.current;
-    if (!element || element.matches(':focus-within')) return;
-    const first = element.querySelector<HTMLElement>(focusable);
-    (first ?? element).focus();
+    if (!element) return undefined;
+    const opener = element.ownerDocument.activeElement;
+    if (!element.matches(':focus-within')) (element.querySelector<HTMLElement>(focusable) ?? element).focus();
+    return () => {
+      if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
+    };
   }, []);
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
     if (event.key === 'Escape') {
