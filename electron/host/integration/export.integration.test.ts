@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Host } from '../compose';
 import type { IncidentDocument } from '../export/document';
 import { verifyExport } from '../export/manifest';
-import { collectGarbage, contractClient, SLOW_TEST_MS, startRig, tailSnapshot, stubbornScript, textOf, waitForLease, type Rig } from './support';
+import { collectGarbage, contractClient, hasExit, SLOW_TEST_MS, startRig, tailSnapshot, stubbornScript, textOf, waitForLease, type Rig } from './support';
 
 let rig: Rig;
 let host: Host;
@@ -76,8 +76,12 @@ describe('incident export from a real incident', () => {
     // Every output line, stdout and stderr apart, with the secrets (only) replaced.
     const exported = lease?.processes.find((p) => p.processId === processId);
     const redacted = (text: string): string => text.replaceAll(leak, '[REDACTED:sk-token]').replaceAll(apiKey, '[REDACTED:api-key]');
-    expect(exported?.stdout).toBe(redacted(textOf(tail)));
-    expect(exported?.stderr).toBe('err-1\n');
+    // The output, then how the tree ended: killed with the sandbox (the console kept following it).
+    expect(exported?.stdout).toBe(`${redacted(textOf(tail))}[… process exited: no exit code, signal SIGKILL …]\n`);
+    expect(hasExit(tailSnapshot(services, leaseId, processId))).toBe(true);
+    // stderr: the command's own line first; what the shell said when the drill's SIGTERM hit may follow.
+    expect(exported?.stderr.startsWith('err-1\n')).toBe(true);
+    expect(exported?.stderr.endsWith('[… process exited: no exit code, signal SIGKILL …]\n')).toBe(true);
     expect(exported?.stdout.split('\n')).toEqual(expect.arrayContaining([
       'out-1', 'out-2', 'out-3', 'out-4', 'out-5', 'token [REDACTED:sk-token]', 'key [REDACTED:api-key]',
       expect.stringMatching(/^leader \d+$/) as unknown, expect.stringMatching(/^grandchild \d+$/) as unknown,

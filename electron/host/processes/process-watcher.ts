@@ -5,7 +5,7 @@ import type { CreateosApi } from '../createos/api';
 import { attachProcessOutput, ProcessOutputStream } from '../createos/process-stream';
 import type { LeaseStore } from '../state/lease-store';
 import { streamEventSink } from './stream-sink';
-import { recordTreeOutcome } from './tree-check';
+import { beingDestroyed, recordTreeOutcome } from './tree-check';
 
 export class ProcessWatcher {
   /** key leaseId/processId → controller; also holds processes owned by a command run. */
@@ -74,7 +74,11 @@ export class ProcessWatcher {
       return;
     }
     const controller = this.claim(leaseId, processId);
-    const onEvent = streamEventSink(this.store, leaseId, processId, this.now);
+    const sink = streamEventSink(this.store, leaseId, processId, this.now);
+    // Once following stops (the lease is gone), nothing more is recorded, even data already buffered.
+    const onEvent: typeof sink = (event) => {
+      if (!controller.signal.aborted) sink(event);
+    };
     this.store.update(leaseId, (r) => r.updateStream(processId, () => ({ attached: true })));
     const options = { sandboxId: leaseId, processId, onEvent };
     const reading = tail.lastSeq > 0
@@ -83,7 +87,7 @@ export class ProcessWatcher {
     void reading
       .then(() => recordTreeOutcome(this.api, this.store, leaseId, processId, this.now))
       .catch((error: unknown) => {
-        if (controller.signal.aborted || !this.store.has(leaseId) || this.store.record(leaseId).gone) return;
+        if (controller.signal.aborted || beingDestroyed(this.store, leaseId)) return;
         const reply = error instanceof Error ? error.message : 'stream failed';
         const at = this.now();
         this.store.tail(leaseId, processId).append({ kind: 'gap', lostBytes: null, reason: `stream ended without an exit status: ${reply}`, at });
