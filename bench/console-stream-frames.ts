@@ -14,15 +14,10 @@ import { CreateosHttpClient } from '../electron/host/createos/http-client';
 import { chromiumArgs } from '../e2e/fixtures/browser';
 import { findChromium } from '../scripts/find-chromium';
 import { heapUsedMb, percentile, sampleFrames } from './browser-metrics';
-import { lineFrom, numberedLineProducer, repoRoot as root, spawnProvider } from './support';
+import { lineFrom, numberedLineProducer, repoRoot as root, spawnProvider, streamLoadFromArgv } from './support';
 
 const KEY = 'bench-key-console-stream';
-const seconds = Number(process.argv[2] ?? 20);
-const processCount = Number(process.argv[3] ?? 100);
-const kbEach = Number(process.argv[4] ?? 100);
-const perSandbox = 10;
-const lineBytes = 1024;
-const linesPerTick = Math.max(1, Math.round((kbEach * 1024) / lineBytes / 10));
+const { seconds, processCount, perSandbox, lineBytes, linesPerTick } = streamLoadFromArgv();
 
 const producer = numberedLineProducer({ seconds, linesPerTick, lineBytes, stamped: true });
 

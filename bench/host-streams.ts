@@ -10,15 +10,10 @@ import { CreateosApi } from '../electron/host/createos/api';
 import { parseCreateosConfig } from '../electron/host/createos/config';
 import { CreateosHttpClient } from '../electron/host/createos/http-client';
 import { FileSecretStore } from '../electron/host/settings/secret-store';
-import { numberedLineProducer, spawnProvider } from './support';
+import { numberedLineProducer, spawnProvider, streamLoadFromArgv } from './support';
 
 const KEY = 'bench-key-host-streams';
-const seconds = Number(process.argv[2] ?? 20);
-const processCount = Number(process.argv[3] ?? 100);
-const kbEach = Number(process.argv[4] ?? 100);
-const perSandbox = 10;
-const lineBytes = 1024;
-const linesPerTick = Math.max(1, Math.round((kbEach * 1024) / lineBytes / 10));
+const { seconds, processCount, perSandbox, lineBytes, linesPerTick } = streamLoadFromArgv();
 const totalLines = linesPerTick * 10 * seconds;
 
 const producer = numberedLineProducer({ seconds, linesPerTick, lineBytes, stamped: false });

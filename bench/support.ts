@@ -43,3 +43,13 @@ export function numberedLineProducer(options: { seconds: number; linesPerTick: n
   const print = stamped ? 'printf("%08d %.1f %s\\n", $n, time()*1000, $pad)' : 'printf("%08d %s\\n", $n, $pad)';
   return `exec perl -MTime::HiRes=time -e 'select(undef, undef, undef, 0.05) until -e "/tmp/go"; $|=1; my $pad = "x" x ${pad}; my $n = 0; for my $t (1..${10 * seconds}) { for (1..${linesPerTick}) { $n++; ${print}; } select(undef, undef, undef, 0.1); }'`;
 }
+
+/** The streaming load both stream benches take from argv: [seconds=20] [processes=100] [kbPerSecondEach=100]. */
+export function streamLoadFromArgv(argv: readonly string[] = process.argv) {
+  const seconds = Number(argv[2] ?? 20);
+  const processCount = Number(argv[3] ?? 100);
+  const kbEach = Number(argv[4] ?? 100);
+  const lineBytes = 1024;
+  const linesPerTick = Math.max(1, Math.round((kbEach * 1024) / lineBytes / 10));
+  return { seconds, processCount, kbEach, perSandbox: 10, lineBytes, linesPerTick };
+}

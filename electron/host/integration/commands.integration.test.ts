@@ -1,7 +1,7 @@
 // The host against the real createos-local: commands, stream drops, stubborn trees and lost
 // create replies, with every verdict checked against the OS process table.
 import type { TailEntry } from '../../../shared/domain';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { LaunchRequest } from '../../../createos-local/launch';
 import { ManagedProcess, type ManagedProcessView } from '../../../createos-local/managed-process';
 import { findSandboxProcesses } from '../../../createos-local/server';
@@ -9,21 +9,17 @@ import type { Host } from '../compose';
 import { messages } from '../createos/errors';
 import { guardMessages } from '../lifecycle/lifecycle-guard';
 import {
-  ACTOR, collectGarbage, contractClient, hasExit, isRun, linesOf, numbered, pollUntil, procAlive, procStat, recordLease, recordTail, SLOW_TEST_MS, startRig, stubbornScript, tailSnapshot, textOf,
+  ACTOR, collectGarbage, contractClient, hasExit, isRun, linesOf, numbered, pollUntil, procAlive, procStat, recordLease, recordTail, SLOW_TEST_MS, stubbornScript, tailSnapshot, textOf,
   verdictSteps, waitForLease, type Rig,
+  eachTestWithHost,
 } from './support';
 
 let rig: Rig;
 let host: Host;
 
-beforeEach(async () => {
-  rig = await startRig();
-  host = await rig.startHost();
-});
-
-afterEach(async () => {
-  vi.restoreAllMocks();
-  await rig.close();
+eachTestWithHost((newRig, newHost) => {
+  rig = newRig;
+  host = newHost;
 });
 
 async function newLease(): Promise<string> {

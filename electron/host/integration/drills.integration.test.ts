@@ -1,28 +1,24 @@
 // The host against createos-local's fault drills that hit the output journal and the HTTP layer:
 // eviction before attach, failed answers carrying a secret, slow answers and a rate limit.
 import { readFile } from 'node:fs/promises';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { RateLimiter } from '../../../createos-local/auth';
 import { findSandboxProcesses } from '../../../createos-local/server';
 import type { TailEntry } from '../../../shared/domain';
 import type { Host } from '../compose';
 import { messages } from '../createos/errors';
 import {
-  contractClient, filesUnder, hasExit, isRun, linesOf, numbered, pollUntil, recordLease, recordTail, SLOW_TEST_MS, startRig, tailSnapshot, textOf, verdictSteps, waitForLease,
+  contractClient, filesUnder, hasExit, isRun, linesOf, numbered, pollUntil, recordLease, recordTail, SLOW_TEST_MS, tailSnapshot, textOf, verdictSteps, waitForLease,
   type Rig,
+  eachTestWithHost,
 } from './support';
 
 let rig: Rig;
 let host: Host;
 
-beforeEach(async () => {
-  rig = await startRig();
-  host = await rig.startHost();
-});
-
-afterEach(async () => {
-  vi.restoreAllMocks();
-  await rig.close();
+eachTestWithHost((newRig, newHost) => {
+  rig = newRig;
+  host = newHost;
 });
 
 async function newLease(): Promise<string> {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createRouterClient } from '@orpc/server';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { startCreateosLocal, type CreateosLocal, type FaultSpec } from '../../../createos-local/server';
 import type { Lease, TailEntry } from '../../../shared/domain';
 import { createHost, type Host } from '../compose';
@@ -327,3 +328,17 @@ export const stubbornScript = (before = ''): string => [
   'echo leader $$',
   'while true; do sleep 0.05; done',
 ].filter((line) => line.length > 0).join('\n');
+
+/** A fresh provider, data dir and host for every test of the file; all closed (and mocks restored) after it. */
+export function eachTestWithHost(set: (rig: Rig, host: Host) => void): void {
+  let current: Rig | null = null;
+  beforeEach(async () => {
+    current = await startRig();
+    set(current, await current.startHost());
+  });
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await current?.close();
+    current = null;
+  });
+}
