@@ -3,19 +3,22 @@
 import { ORPCError, ValidationError } from '@orpc/contract';
 import { HostError } from './host-error';
 
+function issuePath(issue: ValidationError['issues'][number]): string[] {
+  return (issue.path ?? []).map((p) => (typeof p === 'object' ? String(p.key) : String(p)));
+}
+
 function describeIssues(error: ValidationError): string {
-  const parts = error.issues.map((issue) => {
-    const path = (issue.path ?? []).map((p) => (typeof p === 'object' ? String(p.key) : String(p))).join('.');
+  return error.issues.map((issue) => {
+    const path = issuePath(issue).join('.');
     return path ? `${path}: ${issue.message}` : issue.message;
-  });
-  return parts.join('; ');
+  }).join('; ');
 }
 
 export function toTransportError(error: unknown): ORPCError<string, unknown> {
   if (error instanceof ORPCError) {
     const cause: unknown = error.cause;
     if (error.code === 'BAD_REQUEST' && cause instanceof ValidationError) {
-      return new ORPCError('BAD_REQUEST', { message: `Invalid input: ${describeIssues(cause)}`, data: { issues: cause.issues.map((i) => ({ path: i.path?.map((p) => (typeof p === 'object' ? String(p.key) : String(p))) ?? [], message: i.message })) } });
+      return new ORPCError('BAD_REQUEST', { message: `Invalid input: ${describeIssues(cause)}`, data: { issues: cause.issues.map((i) => ({ path: issuePath(i), message: i.message })) } });
     }
     if (cause instanceof ValidationError) {
       return new ORPCError('INTERNAL_SERVER_ERROR', { message: 'The host produced a response that does not match the contract.' });

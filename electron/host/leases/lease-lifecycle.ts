@@ -5,7 +5,8 @@ import { CreateosError } from '../createos/errors';
 import type { LifecycleGuard } from '../lifecycle/lifecycle-guard';
 import type { LeaseStore } from '../state/lease-store';
 
-export const markerPath = '/paperclip-workspace/.paperclip-runtime/.paperclip-createos-lease';
+export const workspaceDir = '/paperclip-workspace';
+export const markerPath = `${workspaceDir}/.paperclip-runtime/.paperclip-createos-lease`;
 const markerPattern = /^[0-9a-f-]{36}$/;
 
 export type ResumeOutcome = { resumed: true } | { resumed: false; expired: string };
@@ -30,7 +31,7 @@ export class LeaseLifecycle {
     return guard.serialize(leaseId, async () => {
       if (this.options.store.record(leaseId).gone) throw new CreateosError('invalid_sandbox', `Lease ${leaseId} is destroyed.`);
       await api.pauseSandbox(leaseId);
-      await this.transition(leaseId, 'paused', ['pausing', 'running']);
+      await this.waitForStatus(leaseId, 'paused', ['pausing', 'running']);
     });
   }
 
@@ -52,7 +53,7 @@ export class LeaseLifecycle {
       if (view.status === 'destroyed' || view.status === 'failed') return { resumed: false, expired: `the sandbox is ${view.status}` };
       if (view.status !== 'running') {
         await api.resumeSandbox(leaseId);
-        await this.transition(leaseId, 'running', ['resuming', 'paused', 'error']);
+        await this.waitForStatus(leaseId, 'running', ['resuming', 'paused', 'error']);
       }
       const check = await api.exec(leaseId, { cmd: 'cat', args: [markerPath] });
       if (check.result.exit_code !== 0 || check.result.stdout !== marker) return { resumed: false, expired: 'the workspace marker does not match this lease' };
@@ -61,12 +62,12 @@ export class LeaseLifecycle {
   }
 
   /** Polls until the sandbox reaches `target`; only the listed in-between states are waited out. */
-  private async transition(leaseId: string, target: string, waitable: readonly string[]): Promise<void> {
+  async waitForStatus(leaseId: string, target: string, waitable: readonly string[]): Promise<void> {
     const { api, store } = this.options;
-    const deadline = Date.now() + (this.options.timeoutMs ?? 60_000);
+    const deadline = Date.now() + (this.options.timeoutMs ?? 120_000);
     for (;;) {
       const view = await api.getSandbox(leaseId);
-      store.upsertSandbox({ id: view.id, status: view.status });
+      store.upsertSandbox({ id: view.id, status: view.status, name: view.name, shape: view.shape, created_at: view.created_at });
       if (view.status === target) return;
       if (!waitable.includes(view.status) || Date.now() > deadline) throw new CreateosError('invalid_sandbox', `CreateOS sandbox did not reach ${target}.`);
       await this.sleep(250);

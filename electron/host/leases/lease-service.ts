@@ -9,10 +9,9 @@ import type { LeaseOperations, Unsubscribe } from '../services';
 import { mapLimit } from '../util/map-limit';
 import type { LeaseStore } from '../state/lease-store';
 import type { DestroyWorkflow } from './destroy-workflow';
-import { markerPath, type LeaseLifecycle } from './lease-lifecycle';
+import { markerPath, workspaceDir, type LeaseLifecycle } from './lease-lifecycle';
 import type { Discovery } from './discovery';
 
-export const workspaceDir = '/paperclip-workspace';
 
 export interface LeaseServiceOptions {
   api: CreateosApi;
@@ -21,15 +20,11 @@ export interface LeaseServiceOptions {
   destroyer: DestroyWorkflow;
   lifecycle: LeaseLifecycle;
   defaultShape: string;
-  sleep?: (ms: number) => Promise<void>;
   onActivity?: (summary: { leaseId: string; actor: string; action: string; detail: string }) => void;
 }
 
 export class LeaseService implements LeaseOperations {
-  private readonly sleep: (ms: number) => Promise<void>;
-
   constructor(private readonly options: LeaseServiceOptions) {
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
   list(): Lease[] {
@@ -101,7 +96,7 @@ export class LeaseService implements LeaseOperations {
     store.upsertSandbox({ id: created.id, status: created.status ?? 'creating', name: input.name });
     this.options.onActivity?.({ leaseId: created.id, actor, action: 'create lease', detail: input.name ?? '' });
     try {
-      await this.waitUntilRunning(created.id);
+      await this.options.lifecycle.waitForStatus(created.id, 'running', ['creating']);
       const mkdir = await api.exec(created.id, { cmd: 'bash', args: ['-lc', `mkdir -p -- '${workspaceDir}'`] });
       if (mkdir.result.exit_code !== 0) throw new CreateosError('invalid_response', 'CreateOS workspace preparation failed; the image must provide Bash.');
       const marker = randomUUID();
@@ -116,17 +111,5 @@ export class LeaseService implements LeaseOperations {
       throw error;
     }
     return store.record(created.id).toLease();
-  }
-
-  private async waitUntilRunning(leaseId: string): Promise<void> {
-    const { api, store } = this.options;
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const view = await api.getSandbox(leaseId);
-      store.upsertSandbox({ id: view.id, status: view.status, name: view.name, shape: view.shape, created_at: view.created_at });
-      if (view.status === 'running') return;
-      if (view.status !== 'creating' || Date.now() > deadline) throw new CreateosError('invalid_sandbox', 'CreateOS sandbox did not reach running.');
-      await this.sleep(250);
-    }
   }
 }
