@@ -54,6 +54,16 @@ async function main(): Promise<void> {
     const pipeT = process.hrtime.bigint();
     spawnSync('bash', ['-c', `cat ${hostBlob} | cat > /dev/null`]);
     const pipeMs = Number(process.hrtime.bigint() - pipeT) / 1e6;
+    // The ceiling of any Node server: the same bytes through a pipe into a Node stream reader that
+    // only counts them (what createos-local must do before any framing or HTTP).
+    const nodeReader = "let n=0;process.stdin.on('data',(c)=>{n+=c.length}).on('end',()=>{process.stdout.write(String(n))})";
+    let nodeMs = Infinity;
+    for (let i = 0; i < 3; i++) {
+      const t = process.hrtime.bigint();
+      const out = spawnSync('bash', ['-c', `cat ${hostBlob} | "${process.execPath}" -e "${nodeReader}"`], { encoding: 'utf8' });
+      if (out.stdout !== String(bytes)) throw new Error(`node pipe reader counted ${out.stdout}`);
+      nodeMs = Math.min(nodeMs, Number(process.hrtime.bigint() - t) / 1e6);
+    }
 
     // Through createos-local: the process waits for stdin EOF so nothing is produced before connect.
     const results: number[] = [];
@@ -97,7 +107,10 @@ async function main(): Promise<void> {
     console.log(`cat | cat > /dev/null:     ${mbps(pipeMs).toFixed(0)} MB/s (${pipeMs.toFixed(0)} ms)`);
     console.log(`connect (best of 3):       ${mbps(connectMs).toFixed(0)} MB/s (${connectMs.toFixed(0)} ms; runs ${results.map((x) => x.toFixed(0)).join(', ')} ms)`);
     console.log(`connect / cat:             ${((100 * catMs) / connectMs).toFixed(1)}% (target >= 50%)`);
+    console.log(`cat | node reader:         ${mbps(nodeMs).toFixed(0)} MB/s (${nodeMs.toFixed(0)} ms, best of 3, includes node start)`);
     console.log(`connect / cat|cat pipe:    ${((100 * pipeMs) / connectMs).toFixed(1)}%`);
+    console.log(`connect / cat|node reader: ${((100 * nodeMs) / connectMs).toFixed(1)}%`);
+    console.log(`ceiling: cat|node / cat:   ${((100 * catMs) / nodeMs).toFixed(1)}% (no Node server can exceed this ratio)`);
   } finally {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
