@@ -15,6 +15,7 @@ describe('foundation journey', () => {
 
     await page.runCommand(leaseId, "printf 'a\\nb\\nc\\n'");
     await expect.poll(() => page.tailLines(leaseId), { timeout: 20_000 }).toEqual(['a', 'b', 'c']);
+    await expect.poll(() => page.processStateCell(leaseId), { timeout: 20_000 }).toMatch(/exited/);
     await page.screenshot(join(artifactsDir, 'foundation-tail.png'));
 
     await page.runCommand(leaseId, 'sleep 300 & sleep 300');
@@ -23,6 +24,28 @@ describe('foundation journey', () => {
     await page.destroyLease(leaseId, 'e2e: end of journey');
     await expect.poll(async () => (await page.destroyStatus(leaseId).innerText()), { timeout: 60_000 }).toMatch(/^Destroyed: sandbox gone at \d\d:\d\d:\d\d/);
     expect(await findSandboxProcesses(leaseId)).toEqual([]);
+  });
+
+  it('wraps a long output line on demand instead of scrolling sideways', async () => {
+    const { page } = await harness.open();
+    const leaseId = await page.newLease();
+    await page.runCommand(leaseId, "printf 'start\\n'; printf 'x%.0s' $(seq 600); printf '\\nend\\n'");
+    await expect.poll(() => page.tailLines(leaseId), { timeout: 20_000 }).toEqual(['start', 'x'.repeat(600), 'end']);
+    const unwrapped = await page.tailLayout(leaseId);
+    expect(unwrapped.scrollsSideways).toBe(true);
+    expect(new Set(unwrapped.rows.map((row) => Math.round(row.height)))).toEqual(new Set([18]));
+
+    await page.setWrapLines(leaseId, true);
+    await expect.poll(async () => (await page.tailLayout(leaseId)).rows[1]?.height ?? 0).toBeGreaterThan(3 * 18);
+    const wrapped = await page.tailLayout(leaseId);
+    expect(wrapped.scrollsSideways).toBe(false);
+    // Rows stack without overlapping: each starts where the one before it ends.
+    wrapped.rows.slice(1).forEach((row, index) => {
+      const above = wrapped.rows[index];
+      expect(row.top).toBeCloseTo((above?.top ?? 0) + (above?.height ?? 0), 0);
+    });
+    expect(await page.tailLines(leaseId)).toEqual(['start', 'x'.repeat(600), 'end']);
+    await page.screenshot(join(artifactsDir, 'tail-wrapped.png'));
   });
 
   it('refuses the console without the token', async () => {

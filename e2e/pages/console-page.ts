@@ -13,6 +13,13 @@ export interface NewEnvironment {
   readonly apiKey?: string;
 }
 
+/** The part of a DOM element that layout checks read (the e2e tsconfig has no DOM types). */
+interface LaidOutElement {
+  scrollWidth: number;
+  clientWidth: number;
+  querySelectorAll(selector: string): ArrayLike<{ getBoundingClientRect(): { top: number; height: number } }>;
+}
+
 export class ConsolePage {
   constructor(readonly page: Page) {}
 
@@ -214,6 +221,20 @@ export class ConsolePage {
     const detail = this.leaseDetail(leaseId);
     await detail.getByRole('searchbox', { name: 'Search output' }).fill(query);
     return (await detail.locator('.match-count').innerText()).trim();
+  }
+
+  async setWrapLines(leaseId: string, on: boolean): Promise<void> {
+    await this.leaseDetail(leaseId).getByRole('checkbox', { name: 'Wrap lines' }).setChecked(on);
+  }
+
+  /** How the tail is laid out: whether it scrolls sideways, and each row's box in view (top, height). */
+  async tailLayout(leaseId: string): Promise<{ scrollsSideways: boolean; rows: Array<{ top: number; height: number }> }> {
+    return this.tail(leaseId).evaluate((log: LaidOutElement) => ({
+      scrollsSideways: log.scrollWidth > log.clientWidth,
+      rows: Array.from(log.querySelectorAll('.line'), (row) => row.getBoundingClientRect())
+        .sort((a, b) => a.top - b.top)
+        .map((box) => ({ top: box.top, height: box.height })),
+    }));
   }
 
   destroyStatus(leaseId: string): Locator {

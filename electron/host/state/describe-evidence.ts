@@ -1,6 +1,22 @@
 // One line per piece of evidence, for the timeline and exports.
 import type { Evidence } from '../../../shared/domain';
 
+/** The timeline kind of a piece of evidence: proof, a failure to prove, or plain activity. */
+export function evidenceKind(item: Evidence): 'proof' | 'unproven' | 'evidence' {
+  switch (item.kind) {
+    case 'tree-exit-proven':
+    case 'destroy-confirmed':
+      return 'proof';
+    case 'process-unproven':
+    case 'lease-unproven':
+    case 'destroy-failed':
+      return 'unproven';
+    case 'process-started':
+    case 'destroy-started':
+      return 'evidence';
+  }
+}
+
 export function describeEvidence(item: Evidence): { summary: string; detail: string | null } {
   switch (item.kind) {
     case 'process-started':

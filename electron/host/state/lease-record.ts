@@ -3,7 +3,7 @@ import {
   deriveVerdict, toSandboxStatus,
   type DestroyProgress, type Evidence, type GuardState, type Lease, type ProcessInfo, type StreamHealth, type TimelineEntry,
 } from '../../../shared/domain';
-import { describeEvidence } from './describe-evidence';
+import { describeEvidence, evidenceKind } from './describe-evidence';
 
 /** The most timeline entries kept per lease (oldest dropped first). */
 export const maxTimelineEntries = 5000;
@@ -51,7 +51,7 @@ export class LeaseRecord {
 
   addEvidence(item: Evidence): void {
     this.evidence.push(item);
-    this.note({ at: item.at, kind: 'evidence', ...describeEvidence(item), actor: null });
+    this.note({ at: item.at, kind: evidenceKind(item), ...describeEvidence(item), actor: null });
   }
 
   note(entry: TimelineEntry): void {

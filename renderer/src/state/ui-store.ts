@@ -9,10 +9,13 @@ export interface UiState {
   /** True while the lease watch is subscribed and has delivered its snapshot. */
   live: boolean;
   themePreference: ThemePreference;
+  /** Tails wrap long lines instead of scrolling sideways. */
+  wrapTailLines: boolean;
   selectLease: (leaseId: string | null) => void;
   selectProcess: (processId: string | null) => void;
   setLive: (live: boolean) => void;
   setThemePreference: (preference: ThemePreference) => void;
+  setWrapTailLines: (wrap: boolean) => void;
 }
 
 export const useUiStore = create<UiState>()((set) => ({
@@ -20,8 +23,10 @@ export const useUiStore = create<UiState>()((set) => ({
   selectedProcessId: null,
   live: false,
   themePreference: 'system',
+  wrapTailLines: false,
   selectLease: (leaseId) => set((state) => (state.selectedLeaseId === leaseId ? state : { selectedLeaseId: leaseId, selectedProcessId: null })),
   selectProcess: (processId) => set({ selectedProcessId: processId }),
   setLive: (live) => set({ live }),
   setThemePreference: (themePreference) => set({ themePreference }),
+  setWrapTailLines: (wrapTailLines) => set({ wrapTailLines }),
 }));

@@ -1,6 +1,7 @@
 // One line of a tail: stdout and stderr visibly distinct and labelled for screen readers; markers
-// (gaps, truncation, reconnects, exits) set apart; search hits highlighted.
-import { memo } from 'react';
+// (gaps, truncation, reconnects, exits) set apart; search hits highlighted. A wrapped row has no
+// fixed height: the virtualiser measures it through `measureRef`.
+import { memo, type Ref } from 'react';
 import { formatLineTime, type TailLine } from '../../tail/tail-lines';
 import { splitByQuery } from '../../tail/tail-search';
 
@@ -8,17 +9,21 @@ export interface TailLineRowProps {
   line: TailLine;
   index: number;
   top: number;
-  height: number;
+  /** Fixed row height; null when the row wraps and is measured instead. */
+  height: number | null;
+  lineHeight: number;
+  measureRef?: Ref<HTMLDivElement> | undefined;
   showTime: boolean;
   query: string;
   /** Start of the current search hit when it is on this line. */
   currentStart: number | null;
 }
 
-export const TailLineRow = memo(function TailLineRow({ line, index, top, height, showTime, query, currentStart }: TailLineRowProps) {
+export const TailLineRow = memo(function TailLineRow({ line, index, top, height, lineHeight, measureRef, showTime, query, currentStart }: TailLineRowProps) {
   const kindClass = line.kind === 'text' ? line.stream : `marker ${line.tone}`;
+  const style = { transform: `translateY(${top}px)`, lineHeight: `${lineHeight}px`, ...(height === null ? {} : { height }) };
   return (
-    <div className={`line ${kindClass}`} data-index={index} style={{ transform: `translateY(${top}px)`, height, lineHeight: `${height}px` }}>
+    <div ref={measureRef} className={`line ${kindClass}${height === null ? ' wrap' : ''}`} data-index={index} style={style}>
       {showTime && <span className="line-time">{formatLineTime(line.at)} </span>}
       <span className="sr-only">{line.kind === 'text' ? `${line.stream}: ` : 'marker: '}</span>
       <span className="line-text">

@@ -1,4 +1,4 @@
-// Tail controls: follow, search (next/previous), timestamps, copy.
+// Tail controls: follow, search (next/previous), timestamps, line wrapping, copy.
 import type { KeyboardEvent } from 'react';
 
 export interface TailToolbarProps {
@@ -14,6 +14,8 @@ export interface TailToolbarProps {
   onPrevious: () => void;
   showTimes: boolean;
   onShowTimes: (value: boolean) => void;
+  wrap: boolean;
+  onWrap: (value: boolean) => void;
   onCopyVisible: () => void;
   onCopyAll: () => void;
 }
@@ -38,6 +40,7 @@ export function TailToolbar(props: TailToolbarProps) {
         </span>
       )}
       <label className="check"><input type="checkbox" checked={props.showTimes} onChange={(e) => props.onShowTimes(e.target.checked)} /> Timestamps</label>
+      <label className="check"><input type="checkbox" checked={props.wrap} onChange={(e) => props.onWrap(e.target.checked)} /> Wrap lines</label>
       <button type="button" onClick={props.onCopyVisible}>Copy visible lines</button>
       <button type="button" onClick={props.onCopyAll}>Copy all lines</button>
     </div>

@@ -110,6 +110,25 @@ describe('TailView', () => {
     await waitFor(() => expect(platform.copied).toHaveLength(2));
   });
 
+  it('wraps long lines on demand: rows lose their fixed height and are measured instead', async () => {
+    const long = 'x'.repeat(500);
+    const { log } = renderTail([out(`${long}\n`), out('short\n')]);
+    await waitFor(() => expect(shownLines(log())).toEqual([long, 'short']));
+    const row = () => log().querySelector<HTMLElement>('.line[data-index="0"]');
+    expect(row()?.style.height).toBe('18px');
+    expect(row()?.classList.contains('wrap')).toBe(false);
+
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Wrap lines' }));
+    expect(log().classList.contains('wrapped')).toBe(true);
+    expect(row()?.classList.contains('wrap')).toBe(true);
+    expect(row()?.style.height).toBe('');
+    expect(shownLines(log())).toEqual([long, 'short']);
+
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Wrap lines' }));
+    expect(log().classList.contains('wrapped')).toBe(false);
+    expect(row()?.style.height).toBe('18px');
+  });
+
   it('says when the stream broke and subscribes again', async () => {
     const { fake, log } = renderTail([out('kept\n')]);
     await waitFor(() => expect(shownLines(log())).toEqual(['kept']));

@@ -1,11 +1,13 @@
 // The live output tail of one process, virtualised (100,000 lines stay smooth). Follows the newest
-// line until the operator scrolls up; "Follow" resumes. Search, timestamps and copy on demand.
+// line until the operator scrolls up; "Follow" resumes. Search, timestamps, line wrapping (rows are
+// then measured, not fixed) and copy on demand.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { errorMessage } from '../../api/error-message';
 import { useTailSubscription } from '../../api/use-tail-subscription';
 import { usePlatform } from '../../platform/platform-context';
 import { tailKey, useTailStore } from '../../state/tail-store';
+import { useUiStore } from '../../state/ui-store';
 import { emptyTailLines, lineText, type TailLine } from '../../tail/tail-lines';
 import { findTailMatches } from '../../tail/tail-search';
 import { TailLineRow } from './TailLineRow';
@@ -27,6 +29,8 @@ export function TailView({ leaseId, processId }: { leaseId: string; processId: s
   const scrollRef = useRef<HTMLDivElement>(null);
   const [follow, setFollow] = useState(true);
   const [showTimes, setShowTimes] = useState(false);
+  const wrap = useUiStore((s) => s.wrapTailLines);
+  const setWrap = useUiStore((s) => s.setWrapTailLines);
   const [query, setQuery] = useState('');
   /** The search hit last jumped to; null until the operator asks for next or previous. */
   const [current, setCurrent] = useState<number | null>(null);
@@ -37,11 +41,18 @@ export function TailView({ leaseId, processId }: { leaseId: string; processId: s
   const currentMatch = currentIndex === null ? null : search.matches[currentIndex] ?? null;
   const virtualizer = useVirtualizer({ count: lines.length, getScrollElement: () => scrollRef.current, estimateSize: () => tailLineHeight, overscan: 30 });
 
-  // Following: after every render with new lines, the newest line is in view.
+  // Switching wrapping on or off changes every row's height: forget the measured sizes.
+  useLayoutEffect(() => {
+    virtualizer.measure();
+  }, [virtualizer, wrap]);
+
+  // Following: after every render with new lines (or rows that grew when measured), the newest
+  // line is in view.
+  const totalSize = virtualizer.getTotalSize();
   useLayoutEffect(() => {
     const element = scrollRef.current;
     if (follow && element) element.scrollTop = element.scrollHeight;
-  }, [follow, tail]);
+  }, [follow, tail, totalSize]);
 
   const onScroll = (): void => {
     const element = scrollRef.current;
@@ -63,7 +74,9 @@ export function TailView({ leaseId, processId }: { leaseId: string; processId: s
     setCurrent(wrapped);
     setFollow(false);
     const element = scrollRef.current;
-    if (match && element) element.scrollTop = Math.max(0, match.line * tailLineHeight - element.clientHeight / 2 + tailLineHeight / 2);
+    if (!match || !element) return;
+    if (wrap) virtualizer.scrollToIndex(match.line, { align: 'center' });
+    else element.scrollTop = Math.max(0, match.line * tailLineHeight - element.clientHeight / 2 + tailLineHeight / 2);
   };
 
   const copy = (which: 'visible' | 'all'): void => {
@@ -93,6 +106,8 @@ export function TailView({ leaseId, processId }: { leaseId: string; processId: s
         onPrevious={() => goToMatch(currentIndex === null ? -1 : currentIndex - 1)}
         showTimes={showTimes}
         onShowTimes={setShowTimes}
+        wrap={wrap}
+        onWrap={setWrap}
         onCopyVisible={() => copy('visible')}
         onCopyAll={() => copy('all')}
       />
@@ -105,7 +120,7 @@ export function TailView({ leaseId, processId }: { leaseId: string; processId: s
       </p>
       <div
         ref={scrollRef}
-        className="tail-lines"
+        className={`tail-lines${wrap ? ' wrapped' : ''}`}
         role="log"
         aria-live="off"
         aria-label={`Output lines of ${processId}`}
@@ -115,7 +130,7 @@ export function TailView({ leaseId, processId }: { leaseId: string; processId: s
         onKeyDown={onKeyDown}
       >
         {lines.length === 0 && status.state !== 'connecting' && <p className="muted tail-empty">No output yet.</p>}
-        <div className="tail-spacer" style={{ height: virtualizer.getTotalSize() }}>
+        <div className="tail-spacer" style={{ height: totalSize }}>
           {virtualizer.getVirtualItems().map((item) => {
             const line = lines[item.index];
             if (!line) return null;
@@ -125,7 +140,9 @@ export function TailView({ leaseId, processId }: { leaseId: string; processId: s
                 line={line}
                 index={item.index}
                 top={item.start}
-                height={tailLineHeight}
+                height={wrap ? null : tailLineHeight}
+                lineHeight={tailLineHeight}
+                measureRef={wrap ? virtualizer.measureElement : undefined}
                 showTime={showTimes}
                 query={query}
                 currentStart={currentMatch?.line === item.index ? currentMatch.start : null}
