@@ -2,6 +2,7 @@
 // the client) against `cat` of the same bytes to /dev/null, in the same run.
 // createos-local runs as its own process (the CLI), as it would beside the console.
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,12 @@ const repo = path.resolve(import.meta.dirname, '..');
 
 interface Reply<T> {
   data: T;
+}
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat. */
+function cpuMsOf(pid: number): number {
+  const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 async function main(): Promise<void> {
@@ -67,6 +74,8 @@ async function main(): Promise<void> {
 
     // Through createos-local: the process waits for stdin EOF so nothing is produced before connect.
     const results: number[] = [];
+    const cpu: Array<{ server: number; client: number }> = [];
+    const serverPid = server.pid ?? 0;
     for (let run = 0; run < 3; run++) {
       const proc = await call<{ process_id: string }>('POST', `/v1/sandboxes/${sb}/processes`, { cmd: '/bin/bash', args: ['-c', `read -r x; exec cat ${blob}`] });
       const base = `/v1/sandboxes/${sb}/processes/${proc.process_id}`;
@@ -93,10 +102,14 @@ async function main(): Promise<void> {
         req.end();
       });
       await new Promise((r) => setTimeout(r, 50));
+      const serverCpu = cpuMsOf(serverPid);
+      const clientCpu = process.cpuUsage();
       const t = process.hrtime.bigint();
       await call('POST', `${base}/stdin/close`);
       const r = await done;
       const ms = Number(process.hrtime.bigint() - t) / 1e6;
+      const client = process.cpuUsage(clientCpu);
+      cpu.push({ server: (cpuMsOf(serverPid) - serverCpu) / ms, client: (client.user + client.system) / 1000 / ms });
       if (r.received !== bytes) throw new Error(`received ${r.received} of ${bytes} bytes (${r.exit})`);
       results.push(ms);
     }
@@ -106,6 +119,7 @@ async function main(): Promise<void> {
     console.log(`cat to /dev/null:          ${mbps(catMs).toFixed(0)} MB/s (${catMs.toFixed(0)} ms)`);
     console.log(`cat | cat > /dev/null:     ${mbps(pipeMs).toFixed(0)} MB/s (${pipeMs.toFixed(0)} ms)`);
     console.log(`connect (best of 3):       ${mbps(connectMs).toFixed(0)} MB/s (${connectMs.toFixed(0)} ms; runs ${results.map((x) => x.toFixed(0)).join(', ')} ms)`);
+    console.log(`CPU during connect:        createos-local ${cpu.map((c) => `${(100 * c.server).toFixed(0)}%`).join(', ')}; client ${cpu.map((c) => `${(100 * c.client).toFixed(0)}%`).join(', ')} of one core`);
     console.log(`connect / cat:             ${((100 * catMs) / connectMs).toFixed(1)}% (target >= 50%)`);
     console.log(`cat | node reader:         ${mbps(nodeMs).toFixed(0)} MB/s (${nodeMs.toFixed(0)} ms, best of 3, includes node start)`);
     console.log(`connect / cat|cat pipe:    ${((100 * pipeMs) / connectMs).toFixed(1)}%`);
