@@ -63,11 +63,11 @@ describe('bindIpc', () => {
     const { ipcMain, watchers, binding } = setup();
     const sent: Array<[string, BridgeStreamMessage]> = [];
     let deliver: () => void = () => undefined;
-    const sender = {
+    const sender = Object.assign(new EventEmitter(), {
       id: 7,
       isDestroyed: () => false,
       send: (_c: string, id: string, message: BridgeStreamMessage) => { sent.push([id, message]); deliver(); },
-    };
+    });
     const arrived = (count: number) => new Promise<void>((resolve) => {
       deliver = () => { if (sent.length >= count) resolve(); };
       deliver();
@@ -82,5 +82,28 @@ describe('bindIpc', () => {
     await expect.poll(() => watchers.length).toBe(0);
     binding.dispose();
     expect(ipcMain.handlers.size).toBe(0);
+  });
+
+  it('ends a page\'s subscriptions when it reloads or goes away, not on in-page navigation', async () => {
+    const { ipcMain, watchers, binding } = setup();
+    const sender = Object.assign(new EventEmitter(), { id: 9, isDestroyed: () => false, send: () => undefined });
+    const subscribe = (id: string) => ipcMain.emit(ipcChannels.subscribe, { senderFrame: trustedFrame, sender }, id, 'leases.watch', undefined);
+    subscribe('sub-1');
+    subscribe('sub-2');
+    await expect.poll(() => watchers.length).toBe(2);
+
+    sender.emit('did-start-navigation', { isMainFrame: true, isSameDocument: true });
+    sender.emit('did-start-navigation', { isMainFrame: false, isSameDocument: false });
+    expect(watchers.length).toBe(2);
+    sender.emit('did-start-navigation', { isMainFrame: true, isSameDocument: false });
+    await expect.poll(() => watchers.length).toBe(0);
+
+    // The reloaded page starts again with the same ids; its subscriptions live until the page is destroyed.
+    subscribe('sub-1');
+    await expect.poll(() => watchers.length).toBe(1);
+    sender.emit('destroyed');
+    await expect.poll(() => watchers.length).toBe(0);
+    expect(sender.listenerCount('did-start-navigation')).toBe(0);
+    binding.dispose();
   });
 });

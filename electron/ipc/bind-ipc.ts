@@ -1,7 +1,8 @@
 // Serves the contract over Electron IPC. Every message is checked: the sender frame must be the
 // console's own page, the channel must be in the contract with the right kind, and the input is
-// validated by the procedure's schema before any host code runs.
-import type { IpcMain, IpcMainEvent, IpcMainInvokeEvent, WebFrameMain } from 'electron';
+// validated by the procedure's schema before any host code runs. A page that reloads, navigates
+// away or dies takes its subscriptions with it.
+import type { IpcMain, IpcMainEvent, IpcMainInvokeEvent, WebContents, WebFrameMain } from 'electron';
 import { createRouterClient, ORPCError } from '@orpc/server';
 import { channelByName } from '../../shared/contract/channel-table';
 import { ipcChannels, subscriptionIdSchema, type BridgeError, type BridgeResult, type BridgeStreamMessage } from '../../shared/contract/bridge';
@@ -19,6 +20,9 @@ export interface BindIpcOptions {
 }
 
 type Callable = (input: unknown, options?: { signal?: AbortSignal }) => Promise<unknown>;
+
+/** What bindIpc uses of a subscriber's WebContents. */
+type Subscriber = Pick<WebContents, 'id' | 'isDestroyed' | 'send' | 'on' | 'off'>;
 
 function toBridgeError(error: unknown): BridgeError {
   const json = toTransportError(error).toJSON();
@@ -40,6 +44,39 @@ export function bindIpc(options: BindIpcOptions): { dispose(): void } {
     interceptors: [mapErrorsInterceptor],
   });
   const subscriptions = new Map<string, AbortController>();
+  /** Per subscribing WebContents: removes the listeners that end its subscriptions. */
+  const watchedSenders = new Map<number, () => void>();
+
+  const endSubscriptionsOf = (senderId: number): void => {
+    for (const [key, controller] of subscriptions) {
+      if (!key.startsWith(`${senderId}:`)) continue;
+      controller.abort();
+      subscriptions.delete(key);
+    }
+  };
+
+  /** The first subscription of a page: end all of them when the page reloads, navigates or goes away. */
+  const watchSender = (sender: Subscriber): void => {
+    if (watchedSenders.has(sender.id)) return;
+    const senderId = sender.id;
+    const onNavigation = (details: { isMainFrame: boolean; isSameDocument: boolean }): void => {
+      if (details.isMainFrame && !details.isSameDocument) endSubscriptionsOf(senderId);
+    };
+    const onGone = (): void => {
+      endSubscriptionsOf(senderId);
+      unwatch();
+    };
+    const unwatch = (): void => {
+      sender.off('did-start-navigation', onNavigation);
+      sender.off('render-process-gone', onGone);
+      sender.off('destroyed', onGone);
+      watchedSenders.delete(senderId);
+    };
+    sender.on('did-start-navigation', onNavigation);
+    sender.on('render-process-gone', onGone);
+    sender.on('destroyed', onGone);
+    watchedSenders.set(senderId, unwatch);
+  };
   const untrusted: BridgeError = { defined: false, code: 'FORBIDDEN', status: 403, message: 'IPC from an untrusted frame was refused.', data: null };
 
   const onInvoke = async (event: IpcMainInvokeEvent, channel: unknown, input: unknown): Promise<BridgeResult> => {
@@ -61,7 +98,9 @@ export function bindIpc(options: BindIpcOptions): { dispose(): void } {
     if (!options.isTrustedFrame(event.senderFrame)) return reply({ type: 'error', error: untrusted });
     const controller = new AbortController();
     const key = `${event.sender.id}:${id.data}`;
+    subscriptions.get(key)?.abort();
     subscriptions.set(key, controller);
+    watchSender(event.sender);
     void (async () => {
       try {
         const iterator = await lookup(client, channel, 'subscribe')(input, { signal: controller.signal });
@@ -73,7 +112,8 @@ export function bindIpc(options: BindIpcOptions): { dispose(): void } {
       } catch (error) {
         if (!controller.signal.aborted) reply({ type: 'error', error: toBridgeError(error) });
       } finally {
-        subscriptions.delete(key);
+        // A reloaded page may reuse the id: only remove this subscription's own entry.
+        if (subscriptions.get(key) === controller) subscriptions.delete(key);
       }
     })();
   };
@@ -95,6 +135,7 @@ export function bindIpc(options: BindIpcOptions): { dispose(): void } {
       options.ipcMain.removeListener(ipcChannels.unsubscribe, onUnsubscribe);
       for (const controller of subscriptions.values()) controller.abort();
       subscriptions.clear();
+      for (const unwatch of [...watchedSenders.values()]) unwatch();
     },
   };
 }

@@ -1,11 +1,18 @@
-// Browser-mode access rules: a per-launch token in the printed URL is exchanged once for an
-// HttpOnly SameSite=Strict cookie; Host and Origin must be this console's own loopback address.
+// Browser-mode access rules: the per-launch token in the printed URL is exchanged for an HttpOnly
+// SameSite=Strict session cookie. The token stays valid until the console stops (the operator may
+// open the URL in a second browser), so treat the printed URL as a secret. Host and Origin must be
+// this console's own loopback address.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 
-export const sessionCookieName = 'leasewatch_session';
+/** Cookies are not scoped by port: each console names its cookie after its port so two consoles on one machine do not sign each other out. */
+export function sessionCookieName(port: number): string {
+  return `leasewatch_session_${port}`;
+}
 
 export interface BrowserAuthOptions {
   token: string;
+  /** The port the console listens on (names the session cookie). */
+  port: number;
   /** host:port values the console answers to (e.g. 127.0.0.1:4780, localhost:4780). */
   allowedHosts: readonly string[];
 }
@@ -47,11 +54,11 @@ export class BrowserAuth {
   }
 
   hasSession(cookieHeader: string | undefined): boolean {
-    const value = parseCookies(cookieHeader).get(sessionCookieName);
+    const value = parseCookies(cookieHeader).get(sessionCookieName(this.options.port));
     return value !== undefined && safeEqual(value, this.session);
   }
 
   sessionCookie(): string {
-    return `${sessionCookieName}=${this.session}; HttpOnly; SameSite=Strict; Path=/`;
+    return `${sessionCookieName(this.options.port)}=${this.session}; HttpOnly; SameSite=Strict; Path=/`;
   }
 }

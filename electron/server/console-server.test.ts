@@ -1,5 +1,6 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createORPCClient } from '@orpc/client';
@@ -31,6 +32,22 @@ async function signIn(): Promise<string> {
   const response = await get(`/?token=${token}`);
   const cookie = String(response.headers['set-cookie']?.[0] ?? '').split(';')[0] ?? '';
   return cookie;
+}
+
+/** A WebSocket upgrade request for any target, sent as raw bytes; resolves with the whole answer. */
+function rawUpgrade(target: string, cookie: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, '127.0.0.1', () => {
+      socket.write([
+        `GET ${target} HTTP/1.1`, `Host: 127.0.0.1:${server.port}`, `Origin: http://127.0.0.1:${server.port}`, `Cookie: ${cookie}`,
+        'Connection: Upgrade', 'Upgrade: websocket', 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==', '', '',
+      ].join('\r\n'));
+    });
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => { answer += chunk.toString(); });
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
 }
 
 function openSocket(headers: Record<string, string>): Promise<WebSocket> {
@@ -68,10 +85,27 @@ describe('console server (browser mode)', () => {
     expect(response.status).toBe(303);
     expect(response.headers['location']).toBe('/');
     expect(String(response.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict; Path=\//);
+    // Named after the port: a second console on this machine keeps its own session.
+    expect(String(response.headers['set-cookie'])).toMatch(new RegExp(`^leasewatch_session_${server.port}=`));
     const page = await get('/', { cookie: await signIn() });
     expect(page.status).toBe(200);
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
     expect(page.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('answers malformed request targets with 400 and keeps serving (signed in or not, HTTP or upgrade)', async () => {
+    const cookie = await signIn();
+    expect((await get('//[')).status).toBe(400);
+    expect((await get('/%E0', { cookie })).status).toBe(400);
+    expect((await get('/%E0')).status).toBe(400);
+    expect(await rawUpgrade('//[', cookie)).toMatch(/^HTTP\/1\.1 401 /);
+    expect((await get('/', { cookie })).status).toBe(200);
+  });
+
+  it('redirects after the token exchange only to a path on its own origin', async () => {
+    const response = await get(`/.//evil.example/?token=${token}`);
+    expect(response.status).toBe(303);
+    expect(response.headers['location']).toBe('/evil.example/');
   });
 
   it('refuses a foreign Host header even with a valid cookie', async () => {

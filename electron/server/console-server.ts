@@ -27,6 +27,17 @@ export interface ConsoleServer {
 
 const rpcPath = '/rpc';
 
+/** The request target as a URL, or null when it cannot be parsed or its path is badly escaped. */
+function requestUrl(req: IncomingMessage): URL | null {
+  try {
+    const url = new URL(req.url ?? '/', 'http://console.invalid');
+    decodeURIComponent(url.pathname);
+    return url;
+  } catch {
+    return null;
+  }
+}
+
 function refuse(res: ServerResponse, status: number, message: string): void {
   res.writeHead(status, { ...securityHeaders(), 'Content-Type': 'text/plain; charset=utf-8' });
   res.end(`${message}\n`);
@@ -36,21 +47,27 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   const bindHost = options.host ?? '127.0.0.1';
   const handler = new RPCHandler(options.router, { clientInterceptors: [mapErrorsInterceptor] });
   const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
-  let auth = new BrowserAuth({ token: options.token, allowedHosts: [] });
+  let auth = new BrowserAuth({ token: options.token, port: 0, allowedHosts: [] });
 
   const server = createServer((req, res) => {
-    void handleHttp(req, res);
+    handleHttp(req, res).catch((error: unknown) => {
+      options.log?.(`console server: ${req.method ?? '?'} failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) refuse(res, 500, 'Internal error.');
+      else res.destroy();
+    });
   });
 
   async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!auth.hostAllowed(req.headers.host)) return refuse(res, 421, 'Unknown Host header.');
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Method not allowed.');
-    const url = new URL(req.url ?? '/', 'http://console.invalid');
+    const url = requestUrl(req);
+    if (url === null) return refuse(res, 400, 'Malformed request path.');
     const token = url.searchParams.get('token');
     if (token !== null) {
       if (!auth.tokenMatches(token)) return refuse(res, 401, 'Invalid token. Open the URL the console printed at start.');
       url.searchParams.delete('token');
-      res.writeHead(303, { ...securityHeaders(), 'Set-Cookie': auth.sessionCookie(), Location: url.pathname + url.search });
+      // Always a path on this origin: "//host/" would be read as another site.
+      res.writeHead(303, { ...securityHeaders(), 'Set-Cookie': auth.sessionCookie(), Location: `/${url.pathname.replace(/^\/+/, '')}${url.search}` });
       res.end();
       return;
     }
@@ -63,7 +80,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   }
 
   server.on('upgrade', (req, socket, head) => {
-    const path = new URL(req.url ?? '/', 'http://console.invalid').pathname;
+    const path = requestUrl(req)?.pathname;
     const allowed = path === rpcPath && auth.hostAllowed(req.headers.host) && auth.originAllowed(req.headers.origin) && auth.hasSession(req.headers.cookie);
     if (!allowed) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
@@ -82,7 +99,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     });
   });
   const port = (server.address() as AddressInfo).port;
-  auth = new BrowserAuth({ token: options.token, allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`] });
+  auth = new BrowserAuth({ token: options.token, port, allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`] });
 
   return {
     port,

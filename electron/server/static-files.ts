@@ -16,8 +16,19 @@ const contentTypes: Record<string, string> = {
 
 export interface StaticFile { body: Buffer; contentType: string }
 
+function decodedPath(urlPath: string): string | null {
+  try {
+    return decodeURIComponent(urlPath);
+  } catch {
+    return null;
+  }
+}
+
+/** The file under `root` for a URL path, or null when there is none (or the path is malformed or leaves root). */
 export async function readStaticFile(root: string, urlPath: string): Promise<StaticFile | null> {
-  const relative = urlPath === '/' || urlPath === '' ? 'index.html' : decodeURIComponent(urlPath).replace(/^\/+/, '');
+  const decoded = decodedPath(urlPath);
+  if (decoded === null) return null;
+  const relative = decoded === '/' || decoded === '' ? 'index.html' : decoded.replace(/^\/+/, '');
   const full = normalize(join(root, relative));
   if (full !== root && !full.startsWith(root.endsWith(sep) ? root : root + sep)) return null;
   try {
