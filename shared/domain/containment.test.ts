@@ -12,6 +12,13 @@ describe('deriveVerdict', () => {
     expect(deriveVerdict([{ kind: 'process-started', at: 1, processId: 'p1' }], ['p1']).status).toBe('active');
   });
 
+  it('is pending, not contained, when a process stopped and its tree is not yet proven gone', () => {
+    const started: Evidence = { kind: 'process-started', at: 1, processId: 'p1' };
+    expect(deriveVerdict([started]).status).toBe('pending');
+    expect(deriveVerdict([started, { kind: 'tree-exit-proven', at: 2, processId: 'p1', call: 'GET /wait' }]).status).toBe('contained');
+    expect(deriveVerdict([started, { kind: 'destroy-confirmed', at: 2, proof: 'GET 404' }]).status).toBe('contained');
+  });
+
   it('is unproven after a tree that did not exit, with the evidence', () => {
     const verdict = deriveVerdict([unproven]);
     expect(verdict.status).toBe('unproven');

@@ -31,7 +31,8 @@ export const containmentVerdictSchema = z.object({
   /**
    * contained: no process tree is running and every one that ran is proven gone (or the sandbox is confirmed destroyed).
    * active: processes are running under the console's watch; nothing unproven.
-   * pending: a destroy is in flight and nothing is unproven yet.
+   * pending: nothing is unproven yet, but proof is awaited: a destroy is in flight, or a process
+   *   that ran has stopped and the proof that its whole tree is gone has not arrived.
    * unproven: the console cannot prove a process tree is dead.
    */
   status: z.enum(verdictStatuses),
@@ -46,6 +47,8 @@ export type ContainmentVerdict = z.infer<typeof containmentVerdictSchema>;
  */
 export function deriveVerdict(evidence: readonly Evidence[], runningProcessIds: readonly string[] = []): ContainmentVerdict {
   const openByProcess = new Map<string, UnprovenReason>();
+  /** Processes that ran and whose tree has not been proven gone. */
+  const awaitingProof = new Set<string>();
   const leaseReasons: UnprovenReason[] = [];
   let destroyInFlight = false;
   let destroyFailure: UnprovenReason | null = null;
@@ -53,9 +56,11 @@ export function deriveVerdict(evidence: readonly Evidence[], runningProcessIds: 
   for (const item of evidence) {
     switch (item.kind) {
       case 'process-started':
+        awaitingProof.add(item.processId);
         break;
       case 'tree-exit-proven':
         openByProcess.delete(item.processId);
+        awaitingProof.delete(item.processId);
         break;
       case 'process-unproven':
         if (!openByProcess.has(item.processId)) {
@@ -86,5 +91,6 @@ export function deriveVerdict(evidence: readonly Evidence[], runningProcessIds: 
   }
   if (destroyInFlight) return { status: 'pending', reasons: [], since: null };
   if (runningProcessIds.length > 0) return { status: 'active', reasons: [], since: null };
+  if (awaitingProof.size > 0) return { status: 'pending', reasons: [], since: null };
   return { status: 'contained', reasons: [], since: null };
 }

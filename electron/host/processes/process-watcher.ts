@@ -71,6 +71,8 @@ export class ProcessWatcher {
     const tail = this.store.tail(leaseId, processId);
     if (tail.hasExit) {
       this.finished.add(this.key(leaseId, processId));
+      // The console stopped between the exit and the tree check: ask again, or the lease stays pending.
+      if (!this.treeCheckRecorded(leaseId, processId)) void recordTreeOutcome(this.api, this.store, leaseId, processId, this.now);
       return;
     }
     const controller = this.claim(leaseId, processId);
@@ -97,6 +99,10 @@ export class ProcessWatcher {
         });
       })
       .finally(() => this.release(leaseId, processId));
+  }
+
+  private treeCheckRecorded(leaseId: string, processId: string): boolean {
+    return this.store.record(leaseId).evidence.some((e) => (e.kind === 'tree-exit-proven' || e.kind === 'process-unproven') && e.processId === processId);
   }
 
   /** Stops every stream of a lease (it is being destroyed or is gone). */

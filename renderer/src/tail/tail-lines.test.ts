@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TailEntry } from '../../../shared/domain';
-import { appendTailEntries, emptyTailLines, toTailLines, type TailLine, type TailLines } from './tail-lines';
+import { appendTailEntries, defaultTailLimits, emptyTailLines, toTailLines, type TailLine, type TailLines } from './tail-lines';
 
 const text = (stream: 'stdout' | 'stderr', value: string, seq: number): TailEntry => ({ kind: 'text', stream, text: value, seq, at: seq });
 const show = (lines: readonly TailLine[]): string[] => lines.map((l) => (l.kind === 'text' ? `${l.stream}:${l.text}` : l.text));
@@ -80,7 +80,7 @@ describe('appendTailEntries (incremental)', () => {
 
   it('stays bounded and says how many lines it dropped', () => {
     let tail = emptyTailLines();
-    for (let i = 0; i < 30; i += 1) tail = appendTailEntries(tail, [text('stdout', `${i}\n`, i)], 10);
+    for (let i = 0; i < 30; i += 1) tail = appendTailEntries(tail, [text('stdout', `${i}\n`, i)], { ...defaultTailLimits, maxLines: 10 });
     expect(tail.lines.length).toBeLessThanOrEqual(11);
     expect(tail.lines[0]).toMatchObject({ kind: 'marker', tone: 'gap' });
     const kept = show(tail.lines.slice(1));
@@ -88,9 +88,34 @@ describe('appendTailEntries (incremental)', () => {
     expect(tail.lines[0]?.text).toBe(`[${30 - kept.length} older lines dropped from this view]`);
   });
 
+  it('shows a line that never ends in pieces of the line limit, losing no character', () => {
+    const limits = { ...defaultTailLimits, maxLineChars: 8 };
+    let tail = emptyTailLines();
+    // A progress bar that only ever writes "\r": one unterminated line, chunk after chunk.
+    for (let i = 0; i < 10; i += 1) tail = appendTailEntries(tail, [text('stdout', `\r${i}0%`, i)], limits);
+    tail = appendTailEntries(tail, [text('stderr', 'x\n', 11), text('stdout', ' ok\n', 12)], limits);
+    const stdout = tail.lines.filter((l) => l.kind === 'text' && l.stream === 'stdout').map((l) => l.text);
+    expect(stdout.every((t) => t.length <= 8)).toBe(true);
+    expect(stdout.join('')).toBe(`${Array.from({ length: 10 }, (_, i) => `\r${i}0%`).join('')} ok`);
+    expect(tail.open).toEqual({ stdout: null, stderr: null });
+    expect(tail.chars).toBe(tail.lines.reduce((n, l) => n + l.text.length, 0));
+  });
+
+  it('stays bounded in characters, dropping the oldest lines with a marker', () => {
+    const limits = { ...defaultTailLimits, maxChars: 1000 };
+    let tail = emptyTailLines();
+    for (let i = 0; i < 100; i += 1) tail = appendTailEntries(tail, [text('stdout', `${String(i).padStart(3, '0')}${'.'.repeat(96)}\n`, i)], limits);
+    expect(tail.chars).toBeLessThanOrEqual(1100);
+    expect(tail.chars).toBe(tail.lines.reduce((n, l) => n + l.text.length, 0));
+    expect(tail.lines[0]).toMatchObject({ kind: 'marker', text: `[${tail.droppedLines} older lines dropped from this view]` });
+    expect(show(tail.lines).at(-1)).toBe(`stdout:099${'.'.repeat(96)}`);
+    expect(tail.droppedLines + tail.lines.length - 1).toBe(100);
+  });
+
   it('keeps a partial line open across a trim', () => {
-    let tail = appendTailEntries(emptyTailLines(), [text('stdout', 'a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\npartial', 1)], 5);
-    tail = appendTailEntries(tail, [text('stdout', ' done\n', 2)], 5);
+    const limits = { ...defaultTailLimits, maxLines: 5 };
+    let tail = appendTailEntries(emptyTailLines(), [text('stdout', 'a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\npartial', 1)], limits);
+    tail = appendTailEntries(tail, [text('stdout', ' done\n', 2)], limits);
     expect(show(tail.lines).at(-1)).toBe('stdout:partial done');
   });
 });

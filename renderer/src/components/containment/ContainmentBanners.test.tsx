@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { unprovenLease } from '../../test/lease-fixtures';
 import { renderConsole } from '../../test/render-console';
@@ -54,6 +54,24 @@ describe('containment banners', () => {
     expect(await within(banner).findByText('Destroy failed: HTTP 503 from DELETE /v1/sandboxes/lease-1: provider unavailable')).toBeTruthy();
     fireEvent.click(within(banner).getByRole('button', { name: 'Retry destroy' }));
     await waitFor(() => expect(fake.callsTo('leases.destroy')).toHaveLength(2));
+  });
+
+  it('keeps the alert, with the reasons last seen, while a retried destroy is only pending', async () => {
+    const { fake } = await renderConsole([unprovenLease('lease-1', 'build-box')]);
+    const banner = within(topBanners()).getByRole('alert');
+    // The retry started: the host's verdict is `pending` (no reasons, and no proof either).
+    act(() => {
+      fake.update('lease-1', () => ({
+        verdict: { status: 'pending', reasons: [], since: null },
+        destroy: { state: 'destroying', startedAt: Date.now(), finishedAt: null, attempts: 2, reason: 'retry', requestedBy: 'operator', proof: null, error: null },
+      }));
+    });
+    expect(await within(banner).findByText(/^Destroying… \d+ s$/)).toBeTruthy();
+    expect(within(topBanners()).queryByRole('status', { name: /Containment resolved/ })).toBeNull();
+    expect(banner.textContent).toContain('Process tree has not exited.');
+
+    act(() => { fake.confirmDestroy('lease-1', proof); });
+    expect(await within(topBanners()).findByRole('status', { name: /Containment resolved/ })).toBeTruthy();
   });
 
   it('keeps an alert for an unproven lease the host stops listing', async () => {

@@ -19,7 +19,7 @@ export function ContainmentBanners({ leases }: { leases: readonly Lease[] }) {
     <section className="banners" aria-label="Unproven leases">
       {items.map((item) => {
         switch (item.kind) {
-          case 'unproven': return <ContainmentBanner key={item.lease.id} lease={item.lease} onShow={selectLease} />;
+          case 'unproven': return <ContainmentBanner key={item.lease.id} lease={item.lease} reasons={item.reasons} onShow={selectLease} />;
           case 'resolved': return <ResolvedNotice key={item.lease.id} lease={item.lease} onDismiss={dismiss} />;
           case 'vanished': return <VanishedNotice key={item.tracked.id} tracked={item.tracked} onDismiss={dismiss} />;
         }
