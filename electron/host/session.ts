@@ -49,8 +49,9 @@ export async function openSession(options: SessionOptions): Promise<ProviderSess
   for (const problem of restored.skipped) log(`journal: ${problem}`);
   if (restored.leases > 0) log(`journal: restored ${restored.leases} lease(s) from ${restored.records} record(s)`);
 
-  // Output evicted before the console read it becomes an explicit gap in the tail, not a failed command.
-  const client = new CreateosClient({ config: options.config, stream: { gapOnEviction: true } });
+  // A command whose output is evicted before it was read fails with the spec's eviction error
+  // (and a gap marker in its tail); processes the console only follows show the loss as a gap.
+  const client = new CreateosClient({ config: options.config });
   const guard = new LifecycleGuard((leaseId) => {
     if (store.has(leaseId)) store.update(leaseId, (record) => { record.guard = guard.state(leaseId); });
   });

@@ -111,8 +111,46 @@ describe('CreateosApi processes', () => {
     expect(JSON.parse(server.requests[0]?.body.toString() ?? '')).toEqual({ cmd: '/bin/bash', args: ['-lc', 'true'], cwd: '/w' });
     server.handle((_req, res) => success(res, { ...managedProcess('p_1'), process_id: 'p 1' }));
     expect(await message(client.api.createProcess('sb_1', { cmd: 'x', args: [] }))).toBe('CreateOS returned an invalid resource ID.');
-    server.handle((_req, res) => success(res, { ...managedProcess('p_1'), state: 5 }));
-    expect(await message(client.api.createProcess('sb_1', { cmd: 'x', args: [] }))).toBe('CreateOS returned an invalid response.');
+    server.handle((_req, res) => success(res, { ...managedProcess('p_1'), process_id: 7 }));
+    expect(await message(client.api.createProcess('sb_1', { cmd: 'x', args: [] }))).toBe('CreateOS returned an invalid resource ID.');
+  });
+
+  it('createProcess keeps a valid process_id; fields §10 calls unconfirmed are read leniently', async () => {
+    const odd = { process_id: 'p_1', state: 5, kind: null, pid: 'x', leader_exited: 'no', tree_exited: 'true', exit_code: 1.5, signal: 9, output: { newest_seq: 3, bytes: -1 }, created_at: null, finished_at: 0, extra: 'ignored' };
+    server.handle((_req, res) => success(res, odd, 201));
+    expect(await client.api.createProcess('sb_1', { cmd: 'x', args: [] })).toEqual({ process_id: 'p_1', state: 'unknown', output: { newest_seq: 3 } });
+    server.handle((_req, res) => success(res, { process_id: 'p_1' }, 201));
+    expect(await client.api.createProcess('sb_1', { cmd: 'x', args: [] })).toEqual({ process_id: 'p_1', state: 'unknown' });
+    const full = managedProcess('p_1', { exit_code: null, signal: 'SIGTERM', output: { oldest_seq: 1, newest_seq: 4, bytes: 9 }, created_at: '2026-01-01T00:00:00Z', finished_at: null });
+    server.handle((_req, res) => success(res, full, 201));
+    expect(await client.api.createProcess('sb_1', { cmd: 'x', args: [] })).toEqual(full);
+  });
+
+  it('createProcess with an invalid sandbox id sends nothing and says so', async () => {
+    const error = await captureError(client.api.createProcess('bad id!', { cmd: 'x', args: [] }));
+    expect(error).toBeInstanceOf(CreateosError);
+    expect((error as CreateosError).requestSent).toBe(false);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('every ManagedProcess read is lenient, and tree_exited counts only when literally true', async () => {
+    const reads = [
+      () => client.api.getProcess('sb_1', 'p_1'),
+      () => client.api.waitProcess('sb_1', 'p_1', { scope: 'tree', timeoutMs: 1_000 }),
+      async () => client.api.deleteProcess('sb_1', 'p_1', 1_000),
+      async () => (await client.api.listProcesses('sb_1'))[0],
+    ];
+    const reply = (row: Record<string, unknown>): void => server.handle((req, res) => success(res, req.method === 'GET' && req.path.endsWith('/processes') ? [row] : row));
+    for (const read of reads) {
+      reply({ process_id: 'p_1', created_at: null, output: { oldest_seq: 'x' }, tree_exited: true });
+      expect(await read()).toEqual({ process_id: 'p_1', state: 'unknown', output: {}, tree_exited: true });
+      for (const treeExited of ['true', 1, null, {}]) {
+        reply({ process_id: 'p_1', state: 'exited', tree_exited: treeExited });
+        expect((await read())?.tree_exited).toBeUndefined();
+      }
+      reply({ process_id: 'p_1', tree_exited: false });
+      expect((await read())?.tree_exited).toBe(false);
+    }
   });
 
   it('listProcesses accepts data, processes and bare arrays', async () => {

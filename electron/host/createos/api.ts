@@ -6,8 +6,8 @@ import {
   CreatedSandboxSchema,
   ExecResultSchema,
   invalidResponse,
-  ManagedProcessSchema,
   parseListPage,
+  parseManagedProcess,
   parseResource,
   SandboxViewSchema,
   WhoamiSchema,
@@ -125,19 +125,21 @@ export class CreateosApi {
     return bytes;
   }
 
-  /** POST /processes. Never retried: the caller decides what an unconfirmed creation means. */
+  /**
+   * POST /processes. Never retried: the caller decides what an unconfirmed creation means. A 2xx
+   * with a valid `process_id` always yields the process (§4.3); its other fields are read leniently.
+   */
   async createProcess(sandboxId: string, request: CreateProcessRequest, options: CallOptions = {}): Promise<ManagedProcess> {
     const id = assertResourceId(sandboxId);
     const body = { cmd: request.cmd, args: request.args, ...(request.cwd === undefined ? {} : { cwd: request.cwd }) };
     const { data } = await this.http.json('POST', `/sandboxes/${id}/processes`, { ...options, body });
-    return parseResource(ManagedProcessSchema, data, 'process_id');
+    return parseManagedProcess(data);
   }
 
   async listProcesses(sandboxId: string, options: CallOptions = {}): Promise<ManagedProcess[]> {
     const id = assertResourceId(sandboxId);
     const signal = options.signal ?? AbortSignal.timeout(this.http.config.timeoutMs);
-    return this.pageAll(`/sandboxes/${id}/processes`, signal, DEFAULT_LIST_CAP, undefined, (row) =>
-      parseResource(ManagedProcessSchema, row, 'process_id'), 'processes');
+    return this.pageAll(`/sandboxes/${id}/processes`, signal, DEFAULT_LIST_CAP, undefined, parseManagedProcess, 'processes');
   }
 
   async getProcess(sandboxId: string, processId: string, options: CallOptions = {}): Promise<ManagedProcess> {
@@ -201,7 +203,7 @@ export class CreateosApi {
   }
 
   private sameProcess(data: unknown, processId: string): ManagedProcess {
-    const process = parseResource(ManagedProcessSchema, data, 'process_id');
+    const process = parseManagedProcess(data);
     if (process.process_id !== processId) throw new CreateosError('invalid_id', messages.invalidResourceId);
     return process;
   }

@@ -10,6 +10,11 @@ export interface CreateosClientOptions {
   readonly config: CreateosConfig;
   readonly pacer?: RequestPacer;
   readonly dispatcher?: Dispatcher;
+  /**
+   * Tuning of execute's output streams. For execute, eviction is always "process output was
+   * evicted before it could be read." (§3, §6); only the watcher's attach and resume paths turn
+   * eviction into a gap marker, on their own streams.
+   */
   readonly stream?: StreamTuning;
   readonly tailChars?: number;
 }

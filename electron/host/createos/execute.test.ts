@@ -1,7 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CreateosCleanupError, CreateosError } from './errors';
-import { buildScript, CommandExecutor, shellQuote, type CleanupOutcome, type ExecuteRequest } from './execute';
+import { CreateosClient } from './client';
+import { parseCreateosConfig } from './config';
+import { buildScript, CommandExecutor, shellQuote, type CleanupOutcome, type ExecuteRequest, type StreamTuning } from './execute';
 import type { StreamEvent } from './process-stream';
 import {
   captureError,
@@ -62,7 +64,7 @@ afterEach(async () => {
   await server.close();
 });
 
-function executor(extra: { tailChars?: number } = {}): CommandExecutor {
+function executor(extra: { tailChars?: number; stream?: StreamTuning } = {}): CommandExecutor {
   return new CommandExecutor({
     api: client.api,
     timeoutMs: 5_000,
@@ -146,6 +148,16 @@ describe('CommandExecutor.execute', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it.each<[string, Partial<ExecuteRequest>]>([
+    ['without stdin', {}],
+    ['with stdin', { stdin: 'x' }],
+  ])('an invalid sandbox id (%s) fails before any request, never as an unconfirmed creation', async (_name, extra) => {
+    const error = await expectError(executor().execute(req({ sandboxId: 'bad id!', ...extra })), 'CreateOS returned an invalid resource ID.');
+    expect(error).not.toBeInstanceOf(CreateosCleanupError);
+    expect(error.code).toBe('invalid_id');
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('a creation answered <500 proves nothing was created: the plain error, no cleanup', async () => {
     script.create = (_req, res) => failWithSecret(res, 400);
     await expectError(executor().execute(req({ stdin: 'x' })), 'CreateOS request failed (HTTP 400) during process creation.');
@@ -164,6 +176,50 @@ describe('CommandExecutor.execute', () => {
     expect(error).toBeInstanceOf(CreateosCleanupError);
     expect(calls().filter((c) => c === 'POST /processes')).toHaveLength(1);
     expect(calls().some((c) => c.startsWith('DELETE'))).toBe(false);
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    ['no state', { process_id: 'p_1' }],
+    ['a numeric state', managedProcess('p_1', { state: 5 })],
+    ['a null created_at', managedProcess('p_1', { created_at: null })],
+    ['output without oldest_seq', managedProcess('p_1', { output: { newest_seq: 0 } })],
+    ['odd pid, kind and output', managedProcess('p_1', { pid: 'x', kind: 7, output: 'none', finished_at: 3 })],
+  ])('a 2xx creation with a valid process_id and %s keeps the id, runs, and DELETEs on timeout', async (_name, reply) => {
+    script.create = (_req, res) => success(res, reply, 201);
+    const controller = new AbortController();
+    script.connect.push((_req, res) => {
+      startNdjson(res);
+      res.write(frameLine(dataFrame(1, 'partial')));
+    });
+    const ids: string[] = [];
+    const outcomes: CleanupOutcome[] = [];
+    const result = await executor().execute(req({ signal: controller.signal }), {
+      onProcessId: (id) => ids.push(id),
+      onEvent: (e) => {
+        if (e.kind === 'data') controller.abort(new DOMException('deadline', 'TimeoutError'));
+      },
+      onCleanup: (o) => outcomes.push(o),
+    });
+    expect(result).toMatchObject({ timedOut: true, stdout: 'partial', metadata: { processId: 'p_1' } });
+    expect(ids).toEqual(['p_1']);
+    expect(calls()).toEqual(['POST /processes', 'POST /processes/p_1/stdin/close', 'GET /processes/p_1/connect?after=0', 'DELETE /processes/p_1?grace_ms=1000']);
+    expect(outcomes).toMatchObject([{ processId: 'p_1', result: 'tree_exited' }]);
+  });
+
+  it('a cleanup reply with tree_exited true and other fields malformed proves the tree is gone', async () => {
+    const controller = new AbortController();
+    script.connect.push((_req, res) => {
+      startNdjson(res);
+      res.write(frameLine(dataFrame(1, 'x')));
+    });
+    script.remove = (_req, res) => success(res, { process_id: 'p_1', tree_exited: true, created_at: null, output: { bytes: 1 } });
+    const outcomes: CleanupOutcome[] = [];
+    const result = await executor().execute(req({ signal: controller.signal }), {
+      onEvent: () => controller.abort(new DOMException('t', 'TimeoutError')),
+      onCleanup: (o) => outcomes.push(o),
+    });
+    expect(result.timedOut).toBe(true);
+    expect(outcomes).toMatchObject([{ processId: 'p_1', result: 'tree_exited' }]);
   });
 
   it('ambiguity takes precedence over a timeout', async () => {
@@ -222,6 +278,9 @@ describe('CommandExecutor.execute', () => {
   it.each<[string, Step, string]>([
     ['tree_exited false', (_req, res) => success(res, managedProcess('p_1', { tree_exited: false })), 'Process tree has not exited.'],
     ['tree_exited missing', (_req, res) => success(res, { process_id: 'p_1', state: 'terminating' }), 'Process tree has not exited.'],
+    ['tree_exited "true" (a string)', (_req, res) => success(res, managedProcess('p_1', { tree_exited: 'true' })), 'Process tree has not exited.'],
+    ['tree_exited 1', (_req, res) => success(res, managedProcess('p_1', { tree_exited: 1, state: 'exited' })), 'Process tree has not exited.'],
+    ['tree_exited missing and no state', (_req, res) => success(res, { process_id: 'p_1', created_at: null }), 'Process tree has not exited.'],
     ['a 500', (_req, res) => failWithSecret(res, 500), 'CreateOS request failed (HTTP 500) during process cleanup.'],
     ['a reset', (_req, res) => res.socket?.destroy(), 'CreateOS connection failed.'],
   ])('cleanup with %s: CleanupError overrides the result', async (_name, remove, detail) => {
@@ -258,6 +317,54 @@ describe('CommandExecutor.execute', () => {
     const result = await executor({ tailChars: 5 }).execute(req(), { onEvent: (e) => events.push(e) });
     expect(result).toMatchObject({ stdout: 'fghij', stderr: 'xy', metadata: { outputTruncated: true } });
     expect(events).toContainEqual({ kind: 'reconnect', count: 1, reason: 'eof' });
+  });
+
+  it('a timeout flushes split UTF-8 into the result: a dangling sequence becomes U+FFFD', async () => {
+    const euro = Buffer.from('€', 'utf8');
+    const controller = new AbortController();
+    script.connect.push((_req, res) => {
+      startNdjson(res);
+      res.write(frameLine(dataFrame(1, Buffer.concat([Buffer.from('ok '), euro.subarray(0, 2)]))) + frameLine(dataFrame(2, euro.subarray(0, 1), 'stderr')));
+    });
+    const events: StreamEvent[] = [];
+    const result = await executor().execute(req({ signal: controller.signal }), {
+      onEvent: (e) => {
+        events.push(e);
+        if (e.kind === 'data' && e.seq === 2) controller.abort(new DOMException('deadline', 'TimeoutError'));
+      },
+    });
+    expect(result).toMatchObject({ timedOut: true, stdout: 'ok \uFFFD', stderr: '\uFFFD' });
+    expect(events.filter((e) => e.kind === 'data' && e.bytes === 0)).toEqual([
+      { kind: 'data', seq: 2, stream: 'stdout', text: '\uFFFD', bytes: 0 },
+      { kind: 'data', seq: 2, stream: 'stderr', text: '\uFFFD', bytes: 0 },
+    ]);
+  });
+
+  it('eviction is always the catalogue error for execute, even when gapOnEviction is smuggled into the tuning', async () => {
+    // @ts-expect-error StreamTuning has no gapOnEviction: execute must not turn eviction into skipped output (§3, §6).
+    const smuggled: StreamTuning = { delay: () => Promise.resolve(), waitTimeoutMs: 0, gapOnEviction: true };
+    script.connect.push(frames(dataFrame(1, 'a'), { type: 'error', error: 'output_offset_expired', oldest_available_seq: 5 }));
+    script.connect.push(frames(dataFrame(5, 'e'), exitFrame(0)));
+    const error = await expectError(executor({ stream: smuggled }).execute(req()), 'CreateOS process output was evicted before it could be read.');
+    expect(error.code).toBe('evicted');
+    expect(calls().filter((c) => c.includes('/connect'))).toEqual(['GET /processes/p_1/connect?after=0']);
+  });
+
+  it('the client\'s executor: eviction (410) is the catalogue error', async () => {
+    const createos = new CreateosClient({
+      config: parseCreateosConfig({ apiUrl: server.url, apiKey: TEST_API_KEY, timeoutMs: 5_000 }),
+      pacer: client.pacer,
+      stream: { delay: () => Promise.resolve(), waitTimeoutMs: 0 },
+    });
+    try {
+      script.connect.push((_req, res) => failWithSecret(res, 410));
+      script.connect.push(frames(dataFrame(5, 'e'), exitFrame(0)));
+      const error = await expectError(createos.executor.execute(req()), 'CreateOS process output was evicted before it could be read.');
+      expect(error.code).toBe('evicted');
+      expect(calls().filter((c) => c.includes('/connect'))).toHaveLength(1);
+    } finally {
+      await createos.dispose();
+    }
   });
 
   it('a throwing hook changes nothing', async () => {

@@ -5,6 +5,7 @@ import type { CreateosApi } from './api';
 import { CreateosCleanupError, CreateosError, messages } from './errors';
 import { OutputCapture, DEFAULT_TAIL_CHARS } from './output';
 import { ProcessOutputStream, type ProcessStreamOptions, type StreamEvent } from './process-stream';
+import { assertResourceId } from './schemas';
 import { timeoutSignal } from './timeout-signal';
 
 export const DEFAULT_GRACE_MS = 1_000;
@@ -47,7 +48,8 @@ export interface ExecuteHooks {
   readonly onCleanup?: (outcome: CleanupOutcome) => void;
 }
 
-export type StreamTuning = Pick<ProcessStreamOptions, 'maxAttempts' | 'reconnectDelayMs' | 'waitTimeoutMs' | 'idleTimeoutMs' | 'delay' | 'gapOnEviction'>;
+/** Stream settings execute accepts. Never `gapOnEviction`: for execute, eviction is always the §3/§6 error. */
+export type StreamTuning = Pick<ProcessStreamOptions, 'maxAttempts' | 'reconnectDelayMs' | 'waitTimeoutMs' | 'idleTimeoutMs' | 'delay'>;
 
 export interface CommandExecutorOptions {
   readonly api: CreateosApi;
@@ -88,6 +90,7 @@ export class CommandExecutor {
     let completed = false;
     let creationMayHaveSucceeded = false;
     let stdinPath: string | undefined;
+    let stream: ProcessOutputStream | undefined;
     const result = (exitCode: number | null, exitSignal: string | null, timedOut: boolean): ExecuteResult => ({
       exitCode,
       signal: exitSignal,
@@ -118,11 +121,13 @@ export class CommandExecutor {
         }
         safeCall(hooks.onProcessId, processId);
         await this.api.closeStdin(sandboxId, processId, { signal });
-        const stream = new ProcessOutputStream(this.api, {
+        stream = new ProcessOutputStream(this.api, {
           ...this.streamTuning,
           sandboxId,
           processId,
           after: 0,
+          // Whatever a caller smuggled into the tuning: evicted output is an error here, never a gap.
+          gapOnEviction: false,
           onEvent: (event) => {
             if (event.kind === 'data') capture.append(event.stream, event.text);
             safeCall(hooks.onEvent, event);
@@ -136,7 +141,11 @@ export class CommandExecutor {
         if (creationMayHaveSucceeded && processId === null) {
           throw new CreateosCleanupError('creation_unconfirmed', messages.creationUnconfirmed);
         }
-        if (signal.aborted && isTimeout(signal.reason)) return result(null, null, true);
+        if (signal.aborted && isTimeout(signal.reason)) {
+          // A split UTF-8 sequence at the end of the partial output becomes U+FFFD, not nothing.
+          stream?.flush();
+          return result(null, null, true);
+        }
         if (signal.aborted) throw new CreateosError('cancelled', messages.cancelled);
         throw error;
       }
@@ -202,6 +211,8 @@ function safeCall<T>(hook: ((value: T) => void) | undefined, value: T): void {
 }
 
 export function validateRequest(request: ExecuteRequest): void {
+  // Before anything is sent: a bad sandbox id must never look like an unconfirmed creation.
+  assertResourceId(request.sandboxId);
   const env = Object.entries(request.env ?? {});
   for (const [key] of env) {
     if (!ENV_KEY.test(key)) throw new CreateosError('invalid_input', messages.invalidEnv);

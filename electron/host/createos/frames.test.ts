@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CreateosError } from './errors';
-import { decodeStrictBase64, MAX_FRAME_CHARS, NdjsonParser, validateFrame } from './frames';
+import { decodeDataFrame, decodeStrictBase64, MAX_FRAME_CHARS, NdjsonParser, readFrameHeader, validateFrame } from './frames';
 
 const b = (text: string): Buffer => Buffer.from(text, 'utf8');
 
@@ -129,6 +129,32 @@ describe('validateFrame', () => {
     for (const frame of [{ type: 'stdout' }, {}, { type: 7 }]) {
       expect(thrown(() => validateFrame(frame)).message).toBe('CreateOS returned an unknown process event.');
     }
+  });
+});
+
+describe('readFrameHeader and decodeDataFrame', () => {
+  it('reads a data frame\'s seq without judging its stream or payload', () => {
+    const raw = { type: 'data', seq: 4, stream: 'pty', data_base64: '!!' };
+    const header = readFrameHeader(raw);
+    expect(header).toEqual({ type: 'data', seq: 4, raw });
+    expect(thrown(() => readFrameHeader({ type: 'data', seq: '4', stream: 'stdout', data_base64: '' })).message).toBe('CreateOS process sequence is invalid.');
+  });
+
+  it('decodes the stream and payload of a kept frame, strictly', () => {
+    const ok = readFrameHeader({ type: 'data', seq: 2, stream: 'stdout', data_base64: 'aGk=' });
+    expect(ok.type === 'data' ? decodeDataFrame(ok) : undefined).toEqual({ type: 'data', seq: 2, stream: 'stdout', bytes: Buffer.from('hi') });
+    for (const frame of [{ stream: 'pty', data_base64: 'aGk=' }, { stream: 'stdout', data_base64: 'aGk' }, { stream: 'stderr' }]) {
+      const header = readFrameHeader({ type: 'data', seq: 2, ...frame });
+      expect(thrown(() => (header.type === 'data' ? decodeDataFrame(header) : undefined)).message).toBe('CreateOS process output is invalid.');
+    }
+  });
+
+  it('treats exit, heartbeat, error and unknown frames as validateFrame does', () => {
+    expect(readFrameHeader({ type: 'exit', exit_code: 2 })).toEqual({ type: 'exit', exitCode: 2, signal: null });
+    expect(readFrameHeader({ type: 'heartbeat' })).toEqual({ type: 'heartbeat' });
+    expect(thrown(() => readFrameHeader({ type: 'exit' })).message).toBe('CreateOS process exit status is missing.');
+    expect(thrown(() => readFrameHeader({ type: 'error', error: 'output_offset_expired' })).code).toBe('evicted');
+    expect(thrown(() => readFrameHeader({ type: 'nope' })).message).toBe('CreateOS returned an unknown process event.');
   });
 });
 

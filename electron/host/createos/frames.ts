@@ -136,25 +136,28 @@ export function isSignalName(value: unknown): value is string {
   return typeof value === 'string' && SIGNAL_NAME.test(value);
 }
 
+/** A data frame whose sequence is known but whose stream and payload are not yet validated. */
+export interface DataFrameHeader {
+  readonly type: 'data';
+  readonly seq: number;
+  readonly raw: Readonly<Record<string, unknown>>;
+}
+
+export type FrameHeader = DataFrameHeader | ExitFrame | HeartbeatFrame;
+
 /**
- * Validates one parsed frame (§3). Returns data, exit and heartbeat frames; throws the catalogue
- * error for an invalid data or exit frame, an `error` frame (eviction or other) and unknown types.
+ * Reads one parsed frame (§3) as far as ordering needs: a data frame's `seq` (an invalid one throws)
+ * without judging its stream or payload, so the caller can drop a duplicate or fail on a gap first.
+ * Exit, heartbeat, error and unknown frames are handled in full, as validateFrame does.
  */
-export function validateFrame(frame: Record<string, unknown>): ProcessFrame {
+export function readFrameHeader(frame: Record<string, unknown>): FrameHeader {
   switch (frame['type']) {
     case 'data': {
       const seq = frame['seq'];
       if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 1) {
         throw new CreateosError('protocol', messages.invalidSequence);
       }
-      const stream = frame['stream'];
-      const payload = frame['data_base64'];
-      if ((stream !== 'stdout' && stream !== 'stderr') || typeof payload !== 'string') {
-        throw new CreateosError('protocol', messages.invalidOutput);
-      }
-      const bytes = decodeStrictBase64(payload);
-      if (bytes === undefined) throw new CreateosError('protocol', messages.invalidOutput);
-      return { type: 'data', seq, stream, bytes };
+      return { type: 'data', seq, raw: frame };
     }
     case 'exit': {
       const code = frame['exit_code'];
@@ -177,4 +180,25 @@ export function validateFrame(frame: Record<string, unknown>): ProcessFrame {
     default:
       throw new CreateosError('protocol', messages.unknownEvent);
   }
+}
+
+/** Validates the stream and strict base64 payload of a data frame that is kept. */
+export function decodeDataFrame(header: DataFrameHeader): DataFrame {
+  const stream = header.raw['stream'];
+  const payload = header.raw['data_base64'];
+  if ((stream !== 'stdout' && stream !== 'stderr') || typeof payload !== 'string') {
+    throw new CreateosError('protocol', messages.invalidOutput);
+  }
+  const bytes = decodeStrictBase64(payload);
+  if (bytes === undefined) throw new CreateosError('protocol', messages.invalidOutput);
+  return { type: 'data', seq: header.seq, stream, bytes };
+}
+
+/**
+ * Validates one parsed frame (§3) in full. Returns data, exit and heartbeat frames; throws the catalogue
+ * error for an invalid data or exit frame, an `error` frame (eviction or other) and unknown types.
+ */
+export function validateFrame(frame: Record<string, unknown>): ProcessFrame {
+  const header = readFrameHeader(frame);
+  return header.type === 'data' ? decodeDataFrame(header) : header;
 }

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CreateosError } from './errors';
 import { parseEnvelope } from './http-client';
@@ -164,6 +165,17 @@ describe('CreateosHttpClient', () => {
     } finally {
       await paced.dispose();
     }
+  });
+
+  it('openStream: a 204 has nothing to stream; its body is released, with its abort listener on the caller\'s signal', async () => {
+    const controller = new AbortController();
+    server.handle((_req, res) => {
+      res.writeHead(204);
+      res.end();
+    });
+    const response = await client.http.openStream('/sandboxes/sb_1/processes/p_1/connect', { signal: controller.signal });
+    expect(response).toEqual({ status: 204, body: undefined });
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
   it('uses the config timeout as the default deadline', async () => {

@@ -52,11 +52,12 @@ export interface StreamRequestOptions extends RequestOptions {
 
 export interface StreamResponse {
   readonly status: number;
-  /** Present only on 2xx; the caller must consume or destroy it. */
+  /** Present only on a 2xx other than 204; the caller must consume or destroy it. */
   readonly body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown } | undefined;
 }
 
 const FAILURE_DUMP_LIMIT = 64 * 1024;
+const NO_CONTENT = 204;
 
 export class CreateosHttpClient {
   readonly config: CreateosConfig;
@@ -129,7 +130,8 @@ export class CreateosHttpClient {
       rateLimitRetries: 0,
       bodyTimeoutMs: options.idleTimeoutMs ?? 0,
     });
-    if (!isSuccess(response.statusCode)) {
+    // A 204 has nothing to stream: release it here, so its abort listener leaves the caller's signal.
+    if (!isSuccess(response.statusCode) || response.statusCode === NO_CONTENT) {
       await discard(response.body);
       return { status: response.statusCode, body: undefined };
     }

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CreateosApi } from './api';
 import { CreateosError } from './errors';
 import { attachProcessOutput, planAttach, ProcessOutputStream, type ProcessStreamOptions, type StreamEvent } from './process-stream';
 import {
@@ -202,6 +203,41 @@ describe('ProcessOutputStream', () => {
       expect(afters().length - before).toBe(1);
       expect(events.some((e) => e.kind === 'reconnect')).toBe(false);
     }
+  });
+
+  it('replayed duplicates are dropped before their content is checked', async () => {
+    connects.push(frames(dataFrame(1, 'a'), dataFrame(2, 'b')));
+    connects.push(frames(
+      { type: 'data', seq: 1, stream: 'pty', data_base64: '!!' },
+      { type: 'data', seq: 2, stream: 'stdout', data_base64: 'not base64' },
+      { type: 'data', seq: 2 },
+      dataFrame(3, 'c'),
+      exitFrame(0),
+    ));
+    const { events, s } = stream();
+    expect(await s.run(AbortSignal.timeout(10_000))).toMatchObject({ exitCode: 0 });
+    expect(dataOf(events)).toEqual([[1, 'stdout', 'a'], [2, 'stdout', 'b'], [3, 'stdout', 'c']]);
+    expect(afters()).toEqual(['0', '2']);
+  });
+
+  it('a gap is reported as a gap even when the frame is also malformed; kept frames are still checked', async () => {
+    connects.push(frames(dataFrame(1, 'a'), { type: 'data', seq: 3, stream: 'stdout', data_base64: 'Y Q==' }));
+    await failure(stream().s, 'CreateOS process output has a sequence gap.');
+    connects.push(frames({ type: 'data', seq: 2, stream: 'pty', data_base64: 'YQ==' }));
+    await failure(stream().s, 'CreateOS process output has a sequence gap.');
+    connects.push(frames(dataFrame(1, 'a'), { type: 'data', seq: 2, stream: 'stdout', data_base64: 'Y Q==' }));
+    await failure(stream().s, 'CreateOS process output is invalid.');
+  });
+
+  it('a 204 destroys the response body before "empty process stream"', async () => {
+    const destroyed: (Error | undefined)[] = [];
+    const body = Object.assign((async function* empty(): AsyncGenerator<Buffer> {})(), {
+      destroy: (error?: Error) => destroyed.push(error),
+    });
+    const api = { connectOutput: () => Promise.resolve({ status: 204, body }) } as unknown as CreateosApi;
+    const s = new ProcessOutputStream(api, { sandboxId: 'sb_1', processId: 'p_1', waitTimeoutMs: 0 });
+    await failure(s, 'CreateOS returned an empty process stream.');
+    expect(destroyed).toHaveLength(1);
   });
 
   it('eviction (410 or output_offset_expired) is an explicit error', async () => {

@@ -3,7 +3,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CreateosApi } from './api';
 import { CreateosError, httpError, messages } from './errors';
-import { isSignalName, NdjsonParser, validateFrame, type OutputStreamName, type ProcessFrame } from './frames';
+import { decodeDataFrame, isSignalName, NdjsonParser, readFrameHeader, type OutputStreamName } from './frames';
 import { StreamTextDecoders } from './output';
 import type { ManagedProcess } from './schemas';
 import { timeoutSignal } from './timeout-signal';
@@ -121,7 +121,11 @@ export class ProcessOutputStream {
     if (status === 410) throw new CreateosError('evicted', messages.evicted, { status });
     if (status === 429) return { kind: 'retry', reason: 'rate_limited', phase: 'connect' };
     if (status >= 500) return { kind: 'retry', reason: 'server_error', phase: 'connect' };
-    if (status === 204) throw new CreateosError('protocol', messages.emptyStream, { status });
+    if (status === 204) {
+      // openStream already releases a 204; any body another source hands over is still ours to destroy.
+      body?.destroy();
+      throw new CreateosError('protocol', messages.emptyStream, { status });
+    }
     if (body === undefined) throw httpError(status, `/sandboxes/${sandboxId}/processes/${processId}/connect`);
 
     const parser = new NdjsonParser();
@@ -154,14 +158,19 @@ export class ProcessOutputStream {
     return { kind: 'retry', reason: 'eof', phase: 'stream' };
   }
 
-  /** Applies frames in order; returns the exit event when one arrives (later frames are ignored). */
+  /**
+   * Applies frames in order; returns the exit event when one arrives (later frames are ignored).
+   * The sequence is checked first (§3): a replayed duplicate is dropped unread and a gap is fatal;
+   * only a frame that is kept has its stream and payload validated.
+   */
   private handleFrames(frames: readonly Record<string, unknown>[]): ExitEvent | undefined {
     for (const raw of frames) {
-      const frame: ProcessFrame = validateFrame(raw);
-      if (frame.type === 'heartbeat') continue;
-      if (frame.type === 'exit') return this.finish({ kind: 'exit', exitCode: frame.exitCode, signal: frame.signal, source: 'stream' });
-      if (frame.seq <= this.cursorSeq) continue;
-      if (frame.seq !== this.cursorSeq + 1) throw new CreateosError('protocol', messages.sequenceGap);
+      const header = readFrameHeader(raw);
+      if (header.type === 'heartbeat') continue;
+      if (header.type === 'exit') return this.finish({ kind: 'exit', exitCode: header.exitCode, signal: header.signal, source: 'stream' });
+      if (header.seq <= this.cursorSeq) continue;
+      if (header.seq !== this.cursorSeq + 1) throw new CreateosError('protocol', messages.sequenceGap);
+      const frame = decodeDataFrame(header);
       this.cursorSeq = frame.seq;
       const text = this.decoders.decode(frame.stream, frame.bytes);
       this.emit({ kind: 'data', seq: frame.seq, stream: frame.stream, text, bytes: frame.bytes.length });
@@ -171,12 +180,16 @@ export class ProcessOutputStream {
 
   /** Flushes split UTF-8 at the end, then reports the exit. */
   private finish(exit: ExitEvent): ExitEvent {
-    this.flushDecoders();
+    this.flush();
     this.emit(exit);
     return exit;
   }
 
-  private flushDecoders(): void {
+  /**
+   * Ends both UTF-8 decoders, emitting an incomplete trailing sequence as U+FFFD (a `data` event with
+   * `bytes: 0`). For a caller that stops reading without an exit, e.g. on a timeout.
+   */
+  flush(): void {
     const rest = this.decoders.flush();
     for (const stream of ['stdout', 'stderr'] as const) {
       if (rest[stream] !== '') this.emit({ kind: 'data', seq: this.cursorSeq, stream, text: rest[stream], bytes: 0 });
@@ -191,7 +204,7 @@ export class ProcessOutputStream {
       oldest = process.output?.oldest_seq;
     }
     if (oldest === undefined || oldest <= this.cursorSeq + 1) throw original;
-    this.flushDecoders();
+    this.flush();
     this.emit({ kind: 'gap', fromSeq: this.cursorSeq + 1, toSeq: oldest - 1, reason: 'evicted' });
     this.cursorSeq = oldest - 1;
   }

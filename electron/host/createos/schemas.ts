@@ -46,25 +46,47 @@ export type SandboxStatus = (typeof SANDBOX_STATUSES)[number];
 export const CreatedSandboxSchema = z.object({ id: ResourceIdSchema, status: z.string().optional() });
 export type CreatedSandbox = z.infer<typeof CreatedSandboxSchema>;
 
-export const ProcessOutputInfoSchema = z.object({ oldest_seq: count, newest_seq: count, bytes: count.optional() });
+/** A field §10 calls unconfirmed: a missing or malformed value reads as undefined, never as a failure. */
+function lenient<T extends z.ZodType>(schema: T): z.ZodCatch<z.ZodOptional<T>> {
+  return schema.optional().catch(undefined);
+}
+
+/** Each seq is read on its own: a missing or malformed one is undefined (callers then fail closed). */
+export const ProcessOutputInfoSchema = z.object({ oldest_seq: lenient(count), newest_seq: lenient(count), bytes: lenient(count) });
 
 export const MANAGED_PROCESS_STATES = ['starting', 'running', 'terminating', 'exited', 'failed'] as const;
+/** What a missing or malformed `state` reads as; not one of MANAGED_PROCESS_STATES, so nothing treats it as exited. */
+export const UNKNOWN_PROCESS_STATE = 'unknown';
 
-/** ManagedProcess (§2). Field values beyond process_id and state are unconfirmed upstream (§10), so optional. */
+/**
+ * ManagedProcess (§2). Only `process_id` is checked strictly (§4.3); every other field is unconfirmed
+ * upstream (§10) and read leniently. `tree_exited` is true only when the provider sent literally `true`.
+ */
 export const ManagedProcessSchema = z.object({
   process_id: ResourceIdSchema,
-  kind: z.string().optional(),
-  pid: z.number().int().nullable().optional(),
-  state: z.string(),
-  leader_exited: z.boolean().optional(),
-  tree_exited: z.boolean().optional(),
-  exit_code: z.number().int().nullable().optional(),
-  signal: z.string().nullable().optional(),
-  output: ProcessOutputInfoSchema.optional(),
-  created_at: z.string().optional(),
-  finished_at: z.string().nullable().optional(),
+  kind: lenient(z.string()),
+  pid: lenient(z.number().int().nullable()),
+  state: z.string().catch(UNKNOWN_PROCESS_STATE),
+  leader_exited: lenient(z.boolean()),
+  tree_exited: lenient(z.boolean()),
+  exit_code: lenient(z.number().int().nullable()),
+  signal: lenient(z.string().nullable()),
+  output: lenient(ProcessOutputInfoSchema),
+  created_at: lenient(z.string()),
+  finished_at: lenient(z.string().nullable()),
 });
 export type ManagedProcess = z.infer<typeof ManagedProcessSchema>;
+
+/**
+ * Reads a ManagedProcess: a valid `process_id` first (else "invalid resource ID"), then the rest
+ * leniently. Once the id is valid the process is never thrown away, so the caller can still clean it up.
+ */
+export function parseManagedProcess(data: unknown): ManagedProcess {
+  const id = ResourceIdSchema.safeParse(idOf(data, 'process_id'));
+  if (!id.success) throw invalidResourceId();
+  const parsed = ManagedProcessSchema.safeParse(data);
+  return parsed.success ? parsed.data : { process_id: id.data, state: UNKNOWN_PROCESS_STATE };
+}
 
 export const ExecResultSchema = z.object({
   result: z.object({
@@ -113,16 +135,18 @@ export function invalidResourceId(): CreateosError {
 
 /** Parses `data` with `schema`; a bad identifier gives "invalid resource ID", anything else "invalid response". */
 export function parseResource<T>(schema: z.ZodType<T>, data: unknown, idKey?: string): T {
-  if (idKey !== undefined) {
-    const id = typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[idKey] : undefined;
-    if (!ResourceIdSchema.safeParse(id).success) throw invalidResourceId();
-  }
+  if (idKey !== undefined && !ResourceIdSchema.safeParse(idOf(data, idKey)).success) throw invalidResourceId();
   const parsed = schema.safeParse(data);
   if (!parsed.success) throw invalidResponse();
   return parsed.data;
 }
 
+function idOf(data: unknown, idKey: string): unknown {
+  return typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[idKey] : undefined;
+}
+
+/** Checks an id the caller gave before it goes into a path: a bad one means no request was sent. */
 export function assertResourceId(id: string): string {
-  if (!RESOURCE_ID_PATTERN.test(id)) throw invalidResourceId();
+  if (!RESOURCE_ID_PATTERN.test(id)) throw new CreateosError('invalid_id', messages.invalidResourceId, { requestSent: false });
   return id;
 }
