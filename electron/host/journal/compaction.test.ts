@@ -124,6 +124,59 @@ describe('Journal compaction', () => {
     await journal.dispose();
   });
 
+  it('keeps records appended after autoCompact made its plan: they follow the snapshot', async () => {
+    const watch: { journal: Journal | null } = { journal: null };
+    let compacted!: (result: CompactionResult) => void;
+    const done = new Promise<CompactionResult>((resolve) => {
+      compacted = resolve;
+    });
+    const journal = await Journal.open(dir, {
+      segmentBytes: 1024,
+      maxBytes: 4096,
+      autoCompact: () => {
+        // Appended once the plan exists, before the compaction runs: not part of the snapshot.
+        queueMicrotask(() => watch.journal?.append(tick(1000)));
+        return { snapshot: [snapshot] };
+      },
+      onCompacted: (result) => compacted(result),
+    });
+    watch.journal = journal;
+    for (let i = 0; i < 100; i += 1) journal.append(tick(i));
+    await journal.flush();
+    await done;
+    await journal.dispose();
+    expect((await reopen(dir)).records).toEqual([snapshot, tick(1000)]);
+  });
+
+  it('asks autoCompact again at the next write when it answers null (not now)', async () => {
+    let ready = false;
+    let asked = 0;
+    let compacted!: (result: CompactionResult) => void;
+    const done = new Promise<CompactionResult>((resolve) => {
+      compacted = resolve;
+    });
+    const journal = await Journal.open(dir, {
+      segmentBytes: 1024,
+      maxBytes: 4096,
+      autoCompact: () => {
+        asked += 1;
+        return ready ? { snapshot: [snapshot] } : null;
+      },
+      onCompacted: (result) => compacted(result),
+    });
+    for (let i = 0; i < 100; i += 1) journal.append(tick(i));
+    await journal.flush();
+    expect(asked).toBe(1);
+    expect(journal.stats().segments).toBeGreaterThan(4);
+    ready = true;
+    journal.append(tick(100));
+    await journal.flush();
+    await done;
+    expect(asked).toBe(2);
+    expect(await collect(journal)).toEqual([snapshot]);
+    await journal.dispose();
+  });
+
   it('reports once when the journal exceeds maxBytes with no compaction policy', async () => {
     const errors: string[] = [];
     const journal = await Journal.open(dir, { segmentBytes: 1024, maxBytes: 2048, onError: (error) => errors.push(error.message) });

@@ -142,6 +142,24 @@ describe('Journal', () => {
     expect(journal.stats().droppedRecords).toBe(21 - kept.length);
   });
 
+  it('tells the caller whether append accepted the record', async () => {
+    const journal = await Journal.open(dir, { maxPendingBytes: 400, onError: () => undefined });
+    const accepted: boolean[] = [];
+    for (let i = 0; i < 20; i += 1) accepted.push(journal.append(tick(i)));
+    const taken = accepted.filter(Boolean).length;
+    expect(accepted.slice(0, taken).every(Boolean)).toBe(true);
+    expect(accepted.slice(taken).some(Boolean)).toBe(false);
+    expect(taken).toBeLessThan(20);
+    expect(journal.stats()).toMatchObject({ appendedRecords: taken, droppedRecords: 20 - taken });
+    expect(journal.append({ t: 1, type: 'journal.base', data: null })).toBe(false);
+    await journal.flush();
+    expect(journal.append(tick(99))).toBe(true);
+    await journal.dispose();
+    expect(journal.append(tick(100))).toBe(false);
+    const { records } = await reopen(dir);
+    expect(records.filter((r) => r.type === 'tick').map((r) => (r.data as { seq: number }).seq)).toEqual([...Array.from({ length: taken }, (_, i) => i), 99]);
+  });
+
   it('allows one writer per directory and takes over a lock left by a dead process', async () => {
     const journal = await Journal.open(dir);
     await expect(Journal.open(dir)).rejects.toBeInstanceOf(JournalLockedError);

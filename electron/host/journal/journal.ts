@@ -21,8 +21,12 @@ export interface JournalOptions {
   onCorrupt?: (problem: string) => void;
   /** IO and usage errors; `append` never throws. Default: `process.emitWarning`. */
   onError?: (error: Error) => void;
-  /** Called when the journal exceeds `maxBytes`: return what to keep and the snapshot to write. */
-  autoCompact?: () => CompactionPlan | Promise<CompactionPlan>;
+  /**
+   * Called when the journal exceeds `maxBytes`: return what to keep and the snapshot to write, or
+   * `null` for "not now" (asked again after the next write). Records appended once the plan is
+   * returned are written after the snapshot, so a synchronous plan never loses an append.
+   */
+  autoCompact?: () => CompactionPlan | null | Promise<CompactionPlan | null>;
   /** Told about every finished compaction (automatic or not). */
   onCompacted?: (result: CompactionResult) => void;
 }
@@ -72,6 +76,8 @@ export class Journal {
   private deferredDeletes: number[] = [];
   private compactAbove: number;
   private compactionRequested = false;
+  /** Per planned compaction, the last record its plan covers: nothing later is written before it runs. */
+  private plannedUpTo: number[] = [];
 
   private constructor(
     readonly dir: string,
@@ -109,25 +115,29 @@ export class Journal {
     }
   }
 
-  /** Buffers a record; it is written within `flushIntervalMs`. Never throws: problems go to `onError`. */
-  append(record: JournalRecord): void {
+  /**
+   * Buffers a record; it is written within `flushIntervalMs`. Never throws: problems go to `onError`.
+   * Returns whether the record was accepted; `false` means it was dropped (closed, unencodable, buffer full).
+   */
+  append(record: JournalRecord): boolean {
     if (this.closing) {
       this.report(new Error(`journal is closed; ${record.type} record dropped`));
-      return;
+      return false;
     }
     let frame: Buffer;
     try {
       frame = encodeRecord(record);
     } catch (error) {
       this.report(asError(error, `journal record ${record.type} dropped`));
-      return;
+      return false;
     }
     if (this.pendingBytes + frame.length > this.maxPendingBytes) {
       this.noteLost(record.t, frame.length);
-      return;
+      return false;
     }
     if (this.lost.records > 0) this.enqueueLostMarker();
     this.enqueue(frame);
+    return true;
   }
 
   /** Resolves once every record appended before the call is on disk and fdatasync'd; rejects if it could not be. */
@@ -146,6 +156,11 @@ export class Journal {
   async *replay(): AsyncGenerator<JournalRecord> {
     if (this.closing) throw new Error('journal is closed');
     await this.kick();
+    // Appends held back for a planned compaction are written once it is done.
+    while (this.plannedUpTo.length > 0 && !this.closing) {
+      await this.chain;
+      await this.kick();
+    }
     const segments = this.writer.list();
     this.replays += 1;
     try {
@@ -177,7 +192,21 @@ export class Journal {
   compact(plan: CompactionPlan | KeepRecord): Promise<CompactionResult> {
     if (this.closing) return Promise.reject(new Error('journal is closed'));
     const resolved = typeof plan === 'function' ? { keep: plan } : plan;
-    return this.run(() => this.compactNow(resolved));
+    return this.compactCovering(resolved, this.seq);
+  }
+
+  /** Compacts with a plan that covers the records appended up to `upTo`; later ones follow its snapshot. */
+  private compactCovering(plan: CompactionPlan, upTo: number): Promise<CompactionResult> {
+    this.plannedUpTo.push(upTo);
+    return this.run(async () => {
+      try {
+        return await this.compactNow(plan);
+      } finally {
+        this.plannedUpTo.splice(this.plannedUpTo.indexOf(upTo), 1);
+        // Appends made after the plan were held back: write them now, after the compacted segment.
+        if (this.pending.length > 0 && !this.closing) void this.kick();
+      }
+    });
   }
 
   stats(): JournalStats {
@@ -267,10 +296,17 @@ export class Journal {
     return result;
   }
 
-  /** Writes all pending frames, chunk by chunk; a chunk counts as durable once fdatasync'd. */
+  /**
+   * Writes pending frames, chunk by chunk; a chunk counts as durable once fdatasync'd. Frames
+   * appended after a planned compaction's plan wait until that compaction is done.
+   */
   private async writeOut(): Promise<void> {
-    while (this.pending.length > 0) {
-      const { count, bytes } = await this.writer.writeChunk(this.pending);
+    for (;;) {
+      const upTo = this.plannedUpTo.length > 0 ? Math.min(...this.plannedUpTo) : Number.POSITIVE_INFINITY;
+      const later = upTo === Number.POSITIVE_INFINITY ? -1 : this.pending.findIndex((p) => p.seq > upTo);
+      const frames = later === -1 ? this.pending : this.pending.slice(0, later);
+      if (frames.length === 0) break;
+      const { count, bytes } = await this.writer.writeChunk(frames);
       const last = this.pending[count - 1];
       this.pending.splice(0, count);
       this.pendingBytes -= bytes;
@@ -354,8 +390,12 @@ export class Journal {
     this.compactionRequested = true;
     void (async () => {
       try {
-        const plan = await autoCompact();
-        if (!this.closing) await this.compact(plan);
+        const planned = autoCompact();
+        // A synchronous plan covers exactly the appends made before it returned (nothing runs in
+        // between); an asynchronous one those made before it resolved.
+        const plan = planned instanceof Promise ? await planned : planned;
+        // null: not now (e.g. the owner is still replaying); the next write asks again.
+        if (plan && !this.closing) await this.compactCovering(plan, this.seq);
       } catch (error) {
         this.compactAbove = this.writer.totalBytes() + this.segmentBytes;
         this.report(asError(error, 'automatic journal compaction failed'));

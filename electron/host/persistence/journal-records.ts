@@ -18,6 +18,11 @@ export const leaseStateDataSchema = z.object({
   gone: z.boolean(),
   guard: guardStateSchema,
   marker: z.string().nullable().default(null),
+  /**
+   * The guard's unconfirmed-cleanup mark, kept apart from `guard` (which shows `closing` while a
+   * destroy runs, hiding the mark). Absent in older journals: then rebuilt from the guard states.
+   */
+  unconfirmed: z.boolean().optional(),
 });
 export type LeaseStateData = z.infer<typeof leaseStateDataSchema>;
 
@@ -32,6 +37,15 @@ export const leaseSnapshotDataSchema = z.object({
 });
 
 export type LeaseSnapshotData = z.infer<typeof leaseSnapshotDataSchema>;
+
+/** What the journal's own `journal.dropped` record says: appends lost while its write buffer was full. */
+export const droppedMarkerSchema = z.object({
+  records: z.number(),
+  bytes: z.number(),
+  from: z.number(),
+  to: z.number(),
+});
+export type DroppedMarker = z.infer<typeof droppedMarkerSchema>;
 
 export const recordTypes = {
   state: 'lease.state',

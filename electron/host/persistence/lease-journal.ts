@@ -1,186 +1,193 @@
 // Makes the lease store durable: every change is appended to the journal, and at start the
 // journal is replayed into a fresh store. A console killed with SIGKILL comes back with every
 // lease, its evidence (so every unproven verdict), its timeline and its output tails.
-import type { GuardState, TailEntry } from '../../../shared/domain';
-import { Journal, type JournalRecord } from '../journal';
-import { LeaseRecord } from '../state/lease-record';
+import type { TailEntry } from '../../../shared/domain';
+import { Journal, type CompactionPlan, type CompactionResult, type JournalRecord } from '../journal';
+import type { LeaseRecord } from '../state/lease-record';
 import type { LeaseStore, StorePersistence } from '../state/lease-store';
-import { recordDataSchemas, recordTypes, type LeaseSnapshotData, type LeaseStateData } from './journal-records';
+import { recordTypes } from './journal-records';
+import { freshPersisted, journalChanges, persistedOf, stateOf, type Persisted } from './lease-changes';
+import { replayRecords } from './replay-records';
+import { describeDropped, noteDroppedRecords, restoredUnconfirmed, settleInterruptedDestroy } from './restore-repairs';
 
-interface Persisted {
-  state: string;
-  evidence: number;
-  timelineTotal: number;
-  processes: Map<string, string>;
+export interface LeaseJournalOptions {
+  onProblem: (problem: string) => void;
+  maxBytes?: number;
+  maxPendingBytes?: number;
+  onCompacted?: (result: CompactionResult) => void;
+  now?: () => number;
 }
 
 export interface RestoreReport {
   leases: number;
   records: number;
+  /** Problems met while reading back: malformed records skipped, records the journal had dropped. */
   skipped: string[];
-  /** Leases whose cleanup was unconfirmed when the console stopped. */
+  /** Leases whose cleanup was unconfirmed (or whose verdict is unproven) when the console stopped. */
   unconfirmed: string[];
-}
-
-function stateOf(record: LeaseRecord): LeaseStateData {
-  return { sandbox: record.sandbox, destroy: record.destroy, gone: record.gone, guard: record.guard, marker: record.marker };
 }
 
 export class LeaseJournal implements StorePersistence {
   private readonly persisted = new Map<string, Persisted>();
 
-  /** The store being journaled: set by restoreInto(), snapshotted by compaction. */
+  /** Leases with changes the journal refused (write buffer full): written once it accepts appends again. */
+  private readonly behind = new Set<string>();
+
+  /** Leases whose removal the journal refused. */
+  private readonly uncleared = new Set<string>();
+
+  private catchingUp = false;
+
+  /** The store being journaled: set once restoreInto() has replayed everything, snapshotted by compaction. */
   private store: LeaseStore | null = null;
 
   private constructor(readonly journal: Journal, private readonly now: () => number) {}
 
-  static async open(dir: string, options: { onProblem: (problem: string) => void; maxBytes?: number; now?: () => number }): Promise<LeaseJournal> {
+  static async open(dir: string, options: LeaseJournalOptions): Promise<LeaseJournal> {
     const holder: { self: LeaseJournal | null } = { self: null };
     const journal = await Journal.open(dir, {
       onCorrupt: (problem) => options.onProblem(`journal: ${problem}`),
       onError: (error) => options.onProblem(`journal: ${error.message}`),
       ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
-      // Compaction replaces every older record with a snapshot of the current state.
-      autoCompact: () => (holder.self?.store ? { keep: () => false, snapshot: holder.self.snapshot(holder.self.store) } : { keep: () => true }),
+      ...(options.maxPendingBytes === undefined ? {} : { maxPendingBytes: options.maxPendingBytes }),
+      ...(options.onCompacted === undefined ? {} : { onCompacted: options.onCompacted }),
+      autoCompact: () => holder.self?.compactionPlan() ?? null,
     });
     holder.self = new LeaseJournal(journal, options.now ?? Date.now);
     return holder.self;
   }
 
+  /**
+   * Compaction replaces every older record with a snapshot of the current state; until the replay
+   * has filled the store there is no state to snapshot, so there is no compaction ("not now").
+   */
+  private compactionPlan(): CompactionPlan | null {
+    const store = this.store;
+    if (!store) return null;
+    const snapshot = this.snapshot(store);
+    // The snapshot holds every lease as it is, changes the journal refused included: none of them
+    // is to be written again after it.
+    for (const record of store.allRecords()) {
+      const leaseId = record.sandbox.id;
+      this.persisted.set(leaseId, persistedOf(record, this.persisted.get(leaseId)?.unconfirmed ?? record.guard === 'unconfirmedCleanup'));
+    }
+    this.behind.clear();
+    this.uncleared.clear();
+    return { keep: () => false, snapshot };
+  }
+
   recordChanged(record: LeaseRecord): void {
     const leaseId = record.sandbox.id;
-    const seen = this.persisted.get(leaseId) ?? { state: '', evidence: 0, timelineTotal: 0, processes: new Map<string, string>() };
-    this.persisted.set(leaseId, seen);
-    const t = this.now();
-    const state = JSON.stringify(stateOf(record));
-    if (state !== seen.state) {
-      seen.state = state;
-      this.append({ t, type: recordTypes.state, leaseId, data: stateOf(record) });
-    }
-    for (const item of record.evidence.slice(seen.evidence)) this.append({ t, type: recordTypes.evidence, leaseId, data: item });
-    seen.evidence = record.evidence.length;
-    const newTimeline = Math.min(record.timelineTotal - seen.timelineTotal, record.timeline.length);
-    if (newTimeline > 0) for (const entry of record.timeline.slice(-newTimeline)) this.append({ t, type: recordTypes.timeline, leaseId, data: entry });
-    seen.timelineTotal = record.timelineTotal;
-    for (const process of record.processes.values()) {
-      const json = JSON.stringify(process);
-      if (seen.processes.get(process.processId) === json) continue;
-      seen.processes.set(process.processId, json);
-      this.append({ t, type: recordTypes.process, leaseId, data: process });
+    if (this.writeLease(record)) {
+      this.behind.delete(leaseId);
+      this.catchUp();
+    } else {
+      this.behind.add(leaseId);
     }
   }
 
   tailEntries(leaseId: string, processId: string, entries: TailEntry[]): void {
-    this.append({ t: this.now(), type: recordTypes.tail, leaseId, data: { processId, entries } });
+    // A refused batch is lost output; the journal's dropped marker says so at the next start.
+    if (this.journal.append({ t: this.now(), type: recordTypes.tail, leaseId, data: { processId, entries } })) this.catchUp();
   }
 
   cleared(leaseId: string): void {
     this.persisted.delete(leaseId);
-    this.append({ t: this.now(), type: recordTypes.cleared, leaseId, data: null });
+    this.behind.delete(leaseId);
+    if (this.appendCleared(leaseId)) {
+      this.uncleared.delete(leaseId);
+      this.catchUp();
+    } else {
+      this.uncleared.add(leaseId);
+      this.behind.add(leaseId);
+    }
   }
 
-  private append(record: JournalRecord): void {
-    this.journal.append(record);
+  private appendCleared(leaseId: string): boolean {
+    return this.journal.append({ t: this.now(), type: recordTypes.cleared, leaseId, data: null });
+  }
+
+  /** Journals what is new in one lease (after a removal of the same id that still waits). */
+  private writeLease(record: LeaseRecord): boolean {
+    const leaseId = record.sandbox.id;
+    if (this.uncleared.has(leaseId)) {
+      if (!this.appendCleared(leaseId)) return false;
+      this.uncleared.delete(leaseId);
+    }
+    const seen = this.persisted.get(leaseId) ?? freshPersisted();
+    this.persisted.set(leaseId, seen);
+    return journalChanges(record, seen, this.now(), (r) => this.journal.append(r));
+  }
+
+  /** The journal accepted an append: write what it refused before, oldest lease first, until it refuses again. */
+  private catchUp(): void {
+    if (this.catchingUp || this.behind.size === 0) return;
+    this.catchingUp = true;
+    try {
+      for (const leaseId of [...this.behind]) {
+        const record = this.store?.has(leaseId) ? this.store.record(leaseId) : null;
+        const done = record ? this.writeLease(record) : !this.uncleared.has(leaseId) || this.appendCleared(leaseId);
+        if (!done) return;
+        if (!record) this.uncleared.delete(leaseId);
+        this.behind.delete(leaseId);
+      }
+    } finally {
+      this.catchingUp = false;
+    }
   }
 
   /** Replays the journal into an empty store. Malformed records are reported and skipped. */
   async restoreInto(store: LeaseStore): Promise<RestoreReport> {
-    this.store = store;
-    const records = new Map<string, LeaseRecord>();
-    const tails = new Map<string, Map<string, TailEntry[]>>();
-    const guards = new Map<string, GuardState>();
-    const report: RestoreReport = { leases: 0, records: 0, skipped: [], unconfirmed: [] };
-    const recordFor = (leaseId: string, state?: LeaseStateData): LeaseRecord => {
-      let record = records.get(leaseId);
-      if (!record) {
-        record = new LeaseRecord(state?.sandbox ?? { id: leaseId, status: 'unknown' });
-        records.set(leaseId, record);
-      }
-      return record;
-    };
-    const tailFor = (leaseId: string, processId: string): TailEntry[] => {
-      const byProcess = tails.get(leaseId) ?? new Map<string, TailEntry[]>();
-      tails.set(leaseId, byProcess);
-      const list = byProcess.get(processId) ?? [];
-      byProcess.set(processId, list);
-      return list;
-    };
-    const applyState = (record: LeaseRecord, state: LeaseStateData, leaseId: string): void => {
-      record.sandbox = state.sandbox;
-      record.destroy = state.destroy;
-      record.gone = state.gone;
-      record.marker = state.marker;
-      guards.set(leaseId, state.guard);
-    };
-
-    for await (const raw of this.journal.replay()) {
-      report.records += 1;
-      const leaseId = raw.leaseId;
-      const schema = (recordDataSchemas as Record<string, { safeParse: (v: unknown) => { success: boolean; data?: unknown } } | undefined>)[raw.type];
-      const parsed = schema?.safeParse(raw.data);
-      if (!leaseId || !schema || !parsed?.success) {
-        if (raw.type.startsWith('journal.')) continue;
-        report.skipped.push(`record ${report.records} (${raw.type}) is malformed and was skipped`);
-        continue;
-      }
-      const data = parsed.data;
-      switch (raw.type) {
-        case recordTypes.state: applyState(recordFor(leaseId, data as LeaseStateData), data as LeaseStateData, leaseId); break;
-        case recordTypes.evidence: recordFor(leaseId).evidence.push(data as LeaseRecord['evidence'][number]); break;
-        case recordTypes.timeline: { const r = recordFor(leaseId); r.timeline.push(data as LeaseRecord['timeline'][number]); r.timelineTotal += 1; break; }
-        case recordTypes.process: { const p = data as Parameters<LeaseRecord['processes']['set']>[1]; recordFor(leaseId).processes.set(p.processId, p); break; }
-        case recordTypes.tail: { const d = data as { processId: string; entries: TailEntry[] }; tailFor(leaseId, d.processId).push(...d.entries); break; }
-        case recordTypes.cleared: records.delete(leaseId); tails.delete(leaseId); break;
-        case recordTypes.snapshot: {
-          const snap = data as LeaseSnapshotData;
-          const record = new LeaseRecord(snap.state.sandbox);
-          applyState(record, snap.state, leaseId);
-          record.evidence.push(...snap.evidence);
-          record.timeline = [...snap.timeline];
-          record.timelineTotal = snap.timeline.length;
-          for (const p of snap.processes) record.processes.set(p.processId, p);
-          records.set(leaseId, record);
-          tails.delete(leaseId);
-          for (const t of snap.tails) tailFor(leaseId, t.processId).push(...t.entries);
-          break;
-        }
-      }
+    const replayed = await replayRecords(this.journal.replay());
+    const report: RestoreReport = { leases: replayed.records.size, records: replayed.count, skipped: replayed.skipped, unconfirmed: [] };
+    for (const marker of replayed.dropped) {
+      report.skipped.push(`the journal dropped ${describeDropped(marker)} (write buffer full); every open lease is marked unproven`);
     }
-
-    for (const [leaseId, record] of records) {
+    const at = this.now();
+    for (const [leaseId, record] of replayed.records) {
       // Streams are not attached after a restart until discovery re-attaches them.
       for (const [pid, p] of record.processes) record.processes.set(pid, { ...p, stream: { ...p.stream, attached: false } });
-      const guard = guards.get(leaseId) ?? 'idle';
-      record.guard = guard === 'unconfirmedCleanup' ? 'unconfirmedCleanup' : 'idle';
-      if (guard === 'unconfirmedCleanup') report.unconfirmed.push(leaseId);
+      const marked = replayed.unconfirmed.get(leaseId) ?? false;
+      // What the journal holds; the repairs below differ from it and are journaled once the store is set.
+      this.persisted.set(leaseId, persistedOf(record, marked));
+      settleInterruptedDestroy(record, at);
+      noteDroppedRecords(record, replayed.dropped, at);
+      const unconfirmed = restoredUnconfirmed(record, marked);
+      record.guard = unconfirmed ? 'unconfirmedCleanup' : 'idle';
+      if (unconfirmed) report.unconfirmed.push(leaseId);
       store.restore(record);
-      for (const [processId, entries] of tails.get(leaseId) ?? []) store.tail(leaseId, processId).restore(entries);
-      this.persisted.set(leaseId, {
-        state: JSON.stringify(stateOf(record)),
-        evidence: record.evidence.length,
-        timelineTotal: record.timelineTotal,
-        processes: new Map([...record.processes.values()].map((p) => [p.processId, JSON.stringify(p)])),
-      });
+      for (const [processId, entries] of replayed.tails.get(leaseId) ?? []) store.tail(leaseId, processId).restore(entries);
     }
-    report.leases = records.size;
+    // Only now may a compaction snapshot the store: it holds everything the journal held.
+    this.store = store;
+    for (const record of replayed.records.values()) this.recordChanged(record);
     return report;
   }
 
   /** The whole current state as snapshot records (for compaction). */
   snapshot(store: LeaseStore): JournalRecord[] {
     const t = this.now();
-    return store.allRecords().map((record) => ({
-      t,
-      type: recordTypes.snapshot,
-      leaseId: record.sandbox.id,
-      data: {
-        state: stateOf(record),
-        evidence: record.evidence,
-        timeline: record.timeline,
-        processes: [...record.processes.values()],
-        tails: [...store.tailsOf(record.sandbox.id)].map(([processId, tail]) => ({ processId, entries: tail.snapshot() })),
-      },
-    }));
+    return store.allRecords().map((record) => {
+      const leaseId = record.sandbox.id;
+      const tails = [...store.tailsOf(leaseId)].map(([processId, tail]) => {
+        // Entries still waiting in the tail's batch are journaled now, before the snapshot holds
+        // them, so they are not journaled again after it.
+        tail.flush();
+        return { processId, entries: tail.snapshot() };
+      });
+      return {
+        t,
+        type: recordTypes.snapshot,
+        leaseId,
+        data: {
+          state: stateOf(record, this.persisted.get(leaseId)?.unconfirmed ?? record.guard === 'unconfirmedCleanup'),
+          evidence: record.evidence,
+          timeline: record.timeline,
+          processes: [...record.processes.values()],
+          tails,
+        },
+      };
+    });
   }
 
   flush(): Promise<void> {
