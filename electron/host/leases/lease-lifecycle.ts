@@ -1,5 +1,6 @@
-// Pause and resume (spec §5): serialised per lease through the guard; resume is refused while the
-// lease is closing or its cleanup is unconfirmed, and checks the workspace marker written at create.
+// Pause and resume (spec §5): serialised per lease through the guard. Pause is a release: refused
+// while the lease is being destroyed or its cleanup is unconfirmed, and aborted by a destroy. Resume is
+// refused in the same states and checks the workspace marker written at create.
 import type { CreateosApi } from '../createos/api';
 import { CreateosError } from '../createos/errors';
 import type { LifecycleGuard } from '../lifecycle/lifecycle-guard';
@@ -28,10 +29,17 @@ export class LeaseLifecycle {
 
   pause(leaseId: string): Promise<void> {
     const { api, guard } = this.options;
-    return guard.serialize(leaseId, async () => {
+    return guard.release(leaseId, async (released) => {
       if (this.options.store.record(leaseId).gone) throw new CreateosError('invalid_sandbox', `Lease ${leaseId} is destroyed.`);
-      await api.pauseSandbox(leaseId);
-      await this.waitForStatus(leaseId, 'paused', ['pausing', 'running']);
+      // Each call keeps its usual deadline; a destroy (through `released`) cuts it short and says so.
+      const signal = (): AbortSignal => AbortSignal.any([released, AbortSignal.timeout(api.http.config.timeoutMs)]);
+      try {
+        await api.pauseSandbox(leaseId, { signal: signal() });
+        await this.waitForStatus(leaseId, 'paused', ['pausing', 'running'], signal);
+      } catch (error) {
+        released.throwIfAborted();
+        throw error;
+      }
     });
   }
 
@@ -61,12 +69,17 @@ export class LeaseLifecycle {
     });
   }
 
-  /** Polls until the sandbox reaches `target`; only the listed in-between states are waited out. */
-  async waitForStatus(leaseId: string, target: string, waitable: readonly string[]): Promise<void> {
+  /**
+   * Polls until the sandbox reaches `target`; only the listed in-between states are waited out.
+   * `signal`, when given, makes the signal of each call; once it is aborted, polling stops.
+   */
+  async waitForStatus(leaseId: string, target: string, waitable: readonly string[], signal?: () => AbortSignal): Promise<void> {
     const { api, store } = this.options;
     const deadline = Date.now() + (this.options.timeoutMs ?? 120_000);
     for (;;) {
-      const view = await api.getSandbox(leaseId);
+      const call = signal?.();
+      call?.throwIfAborted();
+      const view = await api.getSandbox(leaseId, call ? { signal: call } : {});
       store.upsertSandbox({ id: view.id, status: view.status, name: view.name, shape: view.shape, created_at: view.created_at });
       if (view.status === target) return;
       if (!waitable.includes(view.status) || Date.now() > deadline) throw new CreateosError('invalid_sandbox', `CreateOS sandbox did not reach ${target}.`);

@@ -47,4 +47,63 @@ describe('LifecycleGuard', () => {
     await Promise.all([work, closing]);
     expect(events).toEqual(['aborted', 'cleanup']);
   });
+
+  it('a release waits its turn, closes the lease while it runs, and leaves tracked work running', async () => {
+    const guard = new LifecycleGuard();
+    const order: string[] = [];
+    let signal: AbortSignal | null = null;
+    let finishWork: () => void = () => undefined;
+    const work = guard.track('sb_1', (s) => { signal = s; return new Promise<void>((resolve) => { finishWork = resolve; }); });
+    let releaseFirst: () => void = () => undefined;
+    const firstStarted = new Promise<void>((started) => {
+      void guard.serialize('sb_1', () => new Promise<void>((resolve) => { releaseFirst = () => { order.push('first'); resolve(); }; started(); }));
+    });
+    const release = guard.release('sb_1', () => {
+      order.push(`release:${guard.state('sb_1')}`);
+      expect(() => guard.assertResumable('sb_1')).not.toThrow();
+      return Promise.resolve('paused');
+    });
+    await firstStarted;
+    releaseFirst();
+    await expect(release).resolves.toBe('paused');
+    expect(order).toEqual(['first', 'release:closing']);
+    expect((signal as AbortSignal | null)?.aborted).toBe(false);
+    expect(guard.state('sb_1')).toBe('busy');
+    finishWork();
+    await work;
+    expect(guard.state('sb_1')).toBe('idle');
+  });
+
+  it('refuses a release queued behind an operation when a destroy started meanwhile', async () => {
+    const guard = new LifecycleGuard();
+    let releaseFirst: () => void = () => undefined;
+    const firstStarted = new Promise<void>((started) => {
+      void guard.serialize('sb_1', () => new Promise<void>((resolve) => { releaseFirst = resolve; started(); }));
+    });
+    const ran: string[] = [];
+    const release = guard.release('sb_1', () => { ran.push('release'); return Promise.resolve(); });
+    let finishDestroy: () => void = () => undefined;
+    const destroy = guard.close('sb_1', () => new Promise<void>((resolve) => { finishDestroy = resolve; }), { clearsUnconfirmed: true });
+    await firstStarted;
+    releaseFirst();
+    await expect(release).rejects.toThrow(guardMessages.pauseWhileDestroying);
+    expect(() => guard.assertResumable('sb_1')).toThrow(guardMessages.resumeBlocked);
+    finishDestroy();
+    await destroy;
+    expect(ran).toEqual([]);
+  });
+
+  it('aborts a release under way at shutdown, and refuses new ones', async () => {
+    const guard = new LifecycleGuard();
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => { started = resolve; });
+    const release = guard.release('sb_1', (signal) => new Promise<void>((_resolve, reject) => {
+      signal.addEventListener('abort', () => reject(signal.reason as Error));
+      started();
+    }));
+    await running;
+    guard.shutdown();
+    await expect(release).rejects.toThrow(guardMessages.shuttingDown);
+    await expect(guard.release('sb_1', () => Promise.resolve())).rejects.toThrow(guardMessages.shuttingDown);
+  });
 });
