@@ -40,6 +40,16 @@ describe('deriveVerdict', () => {
     expect(deriveVerdict([lost, { kind: 'destroy-started', at: 2 }, { kind: 'destroy-confirmed', at: 3, proof: 'GET 404' }])).toEqual({ status: 'contained', reasons: [], since: 3 });
   });
 
+  it('judges evidence after a confirmed destroy afresh: a sandbox listed again is unproven', () => {
+    const gone: Evidence = { kind: 'destroy-confirmed', at: 3, proof: 'GET 404' };
+    const back: Evidence = { kind: 'lease-unproven', at: 4, reason: 'The sandbox was confirmed gone but is listed again.', call: 'GET /v1/sandboxes', reply: 'running' };
+    expect(deriveVerdict([unproven, gone])).toEqual({ status: 'contained', reasons: [], since: 3 });
+    const verdict = deriveVerdict([unproven, gone, back]);
+    expect(verdict.status).toBe('unproven');
+    expect(verdict.reasons.map((r) => r.reason)).toEqual(['The sandbox was confirmed gone but is listed again.']);
+    expect(deriveVerdict([unproven, gone, back, { kind: 'destroy-confirmed', at: 5, proof: 'GET 404' }])).toEqual({ status: 'contained', reasons: [], since: 5 });
+  });
+
   it('is pending during a destroy of a healthy lease, and unproven when that destroy fails with processes running', () => {
     expect(deriveVerdict([{ kind: 'destroy-started', at: 1 }], ['p1']).status).toBe('pending');
     const failed = deriveVerdict([{ kind: 'destroy-started', at: 1 }, { kind: 'destroy-failed', at: 2, reason: 'HTTP 500', call: 'DELETE', reply: '500' }], ['p1']);

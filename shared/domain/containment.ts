@@ -52,6 +52,8 @@ export function deriveVerdict(evidence: readonly Evidence[], runningProcessIds: 
   const leaseReasons: UnprovenReason[] = [];
   let destroyInFlight = false;
   let destroyFailure: UnprovenReason | null = null;
+  /** When the sandbox was last confirmed gone; later evidence (it was listed again) still counts. */
+  let confirmedGoneAt: number | null = null;
 
   for (const item of evidence) {
     switch (item.kind) {
@@ -79,7 +81,15 @@ export function deriveVerdict(evidence: readonly Evidence[], runningProcessIds: 
         destroyFailure = { reason: item.reason, call: item.call, reply: item.reply, at: item.at, processId: null };
         break;
       case 'destroy-confirmed':
-        return { status: 'contained', reasons: [], since: item.at };
+        // Everything before is settled by the proof; evidence after it (say, the sandbox is listed
+        // again) is judged afresh.
+        openByProcess.clear();
+        leaseReasons.length = 0;
+        awaitingProof.clear();
+        destroyInFlight = false;
+        destroyFailure = null;
+        confirmedGoneAt = item.at;
+        break;
     }
   }
 
@@ -92,5 +102,5 @@ export function deriveVerdict(evidence: readonly Evidence[], runningProcessIds: 
   if (destroyInFlight) return { status: 'pending', reasons: [], since: null };
   if (runningProcessIds.length > 0) return { status: 'active', reasons: [], since: null };
   if (awaitingProof.size > 0) return { status: 'pending', reasons: [], since: null };
-  return { status: 'contained', reasons: [], since: null };
+  return { status: 'contained', reasons: [], since: confirmedGoneAt };
 }

@@ -112,7 +112,7 @@ describe('Discovery: a lease confirmed gone', () => {
     p.processes.set('sb_1', [proc('p1')]);
     await p.discovery.refresh();
     const record = p.store.record('sb_1');
-    expect(record.toLease()).toMatchObject({ gone: false, status: 'running', rawStatus: 'running' });
+    expect(record.toLease()).toMatchObject({ gone: false, status: 'running', rawStatus: 'running', verdict: { status: 'unproven' } });
     expect(record.evidence.map((e) => e.kind)).toEqual(['destroy-confirmed', 'lease-unproven', 'process-started']);
     expect(record.evidence[1]).toEqual({
       kind: 'lease-unproven', at: AT, reason: 'The sandbox was confirmed gone but is listed again.', call: 'GET /v1/sandboxes', reply: 'listed with status running',
