@@ -24,6 +24,15 @@ async function filled(count: number, segmentBytes = 1024): Promise<Journal> {
   return journal;
 }
 
+/** Resolves with the first compaction the journal reports. */
+function compactionSignal(): { done: Promise<CompactionResult>; onCompacted: (result: CompactionResult) => void } {
+  let onCompacted!: (result: CompactionResult) => void;
+  const done = new Promise<CompactionResult>((resolve) => {
+    onCompacted = resolve;
+  });
+  return { done, onCompacted };
+}
+
 describe('Journal compaction', () => {
   it('keeps what keep asks (or its replacement), then the snapshot, then later appends; old segments go', async () => {
     const journal = await filled(60);
@@ -100,10 +109,7 @@ describe('Journal compaction', () => {
 
   it('asks autoCompact for a plan once the journal exceeds maxBytes', async () => {
     let asked = 0;
-    let compacted!: (result: CompactionResult) => void;
-    const done = new Promise<CompactionResult>((resolve) => {
-      compacted = resolve;
-    });
+    const { done, onCompacted } = compactionSignal();
     const journal = await Journal.open(dir, {
       segmentBytes: 1024,
       maxBytes: 4096,
@@ -111,7 +117,7 @@ describe('Journal compaction', () => {
         asked += 1;
         return { snapshot: [snapshot] };
       },
-      onCompacted: (result) => compacted(result),
+      onCompacted,
     });
     for (let i = 0; i < 100; i += 1) journal.append(tick(i));
     await journal.flush();
@@ -126,10 +132,7 @@ describe('Journal compaction', () => {
 
   it('keeps records appended after autoCompact made its plan: they follow the snapshot', async () => {
     const watch: { journal: Journal | null } = { journal: null };
-    let compacted!: (result: CompactionResult) => void;
-    const done = new Promise<CompactionResult>((resolve) => {
-      compacted = resolve;
-    });
+    const { done, onCompacted } = compactionSignal();
     const journal = await Journal.open(dir, {
       segmentBytes: 1024,
       maxBytes: 4096,
@@ -138,7 +141,7 @@ describe('Journal compaction', () => {
         queueMicrotask(() => watch.journal?.append(tick(1000)));
         return { snapshot: [snapshot] };
       },
-      onCompacted: (result) => compacted(result),
+      onCompacted,
     });
     watch.journal = journal;
     for (let i = 0; i < 100; i += 1) journal.append(tick(i));
@@ -151,10 +154,7 @@ describe('Journal compaction', () => {
   it('asks autoCompact again at the next write when it answers null (not now)', async () => {
     let ready = false;
     let asked = 0;
-    let compacted!: (result: CompactionResult) => void;
-    const done = new Promise<CompactionResult>((resolve) => {
-      compacted = resolve;
-    });
+    const { done, onCompacted } = compactionSignal();
     const journal = await Journal.open(dir, {
       segmentBytes: 1024,
       maxBytes: 4096,
@@ -162,7 +162,7 @@ describe('Journal compaction', () => {
         asked += 1;
         return ready ? { snapshot: [snapshot] } : null;
       },
-      onCompacted: (result) => compacted(result),
+      onCompacted,
     });
     for (let i = 0; i < 100; i += 1) journal.append(tick(i));
     await journal.flush();
