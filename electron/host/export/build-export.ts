@@ -5,6 +5,7 @@ import { renderHtml } from './html';
 import { incidentInputSchema, type IncidentInput } from './incident-input';
 import { buildManifest } from './manifest';
 import { Redactor, type RedactionHit, type RedactionKind, type RedactionOptions } from './redact';
+import { PendingStream } from './tail-redact';
 
 export interface IncidentExport {
   json: string;
@@ -63,9 +64,13 @@ function redactedDocument(input: IncidentInput, opts: RedactionOptions): { docum
   return { document: { ...body, redactions, manifest }, redactor };
 }
 
-/** Redacts every string value; array elements with an id are addressed by it in hit paths. */
+/**
+ * Redacts every string value; array elements with an id are addressed by it in hit paths. Process
+ * output is rendered here, redacted whole before markers and the window cut split it.
+ */
 function redactStrings(value: unknown, path: string, redactor: Redactor): unknown {
   if (typeof value === 'string') return redactor.text(value, path);
+  if (value instanceof PendingStream) return value.render(redactor, path);
   if (Array.isArray(value)) {
     return value.map((item: unknown, index) => redactStrings(item, `${path}[${labelOf(item, redactor) ?? index}]`, redactor));
   }

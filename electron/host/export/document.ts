@@ -4,11 +4,13 @@ import type { ContainmentVerdict, DestroyProgress, Evidence, StreamHealth } from
 import type { IncidentEnvironment, IncidentInput, IncidentScope, LeaseRecord, OperatorAction, ReconnectEvent } from './incident-input';
 import type { Manifest } from './manifest';
 import type { RedactionKind, Redactor } from './redact';
-import { renderTail, type TailWindow } from './tail-text';
+import { PendingStream } from './tail-redact';
+import { planTail, type TailWindow } from './tail-text';
 
 export const EXPORT_FORMAT = 'leasewatch-incident/1';
 
-export interface ExportProcess {
+/** A process of the export; before the redaction pass its output is still a `PendingStream`. */
+export interface ExportProcess<Output = string> {
   processId: string;
   command: string | null;
   state: string;
@@ -19,11 +21,11 @@ export interface ExportProcess {
   startedByConsole: boolean | null;
   createdAt: string | null;
   stream: StreamHealth | null;
-  stdout: string;
-  stderr: string;
+  stdout: Output;
+  stderr: Output;
 }
 
-export interface ExportLease {
+export interface ExportLease<Output = string> {
   id: string;
   name: string | null;
   status: string;
@@ -39,15 +41,15 @@ export interface ExportLease {
   evidence: Evidence[];
   timeline: { at: number; kind: string; summary: string; detail: string | null; actor: string | null }[];
   reconnects: ReconnectEvent[];
-  processes: ExportProcess[];
+  processes: ExportProcess<Output>[];
 }
 
-export interface ExportBody {
+export interface ExportBody<Output = string> {
   format: typeof EXPORT_FORMAT;
   generatedAt: string;
   scope: IncidentScope;
   environment: IncidentEnvironment;
-  leases: ExportLease[];
+  leases: ExportLease<Output>[];
   operatorActions: OperatorAction[];
 }
 
@@ -64,7 +66,7 @@ export interface IncidentDocument extends ExportBody {
 
 const byAt = <T extends { at: number }>(items: readonly T[]): T[] => [...items].sort((a, b) => a.at - b.at);
 
-export function buildBody(input: IncidentInput, redactor: Redactor): ExportBody {
+export function buildBody(input: IncidentInput, redactor: Redactor): ExportBody<PendingStream> {
   const window = input.scope.kind === 'window' ? { from: input.scope.from, to: input.scope.to } : undefined;
   const scope = input.scope;
   const selected = input.leases
@@ -85,7 +87,8 @@ function within(at: number, window: TailWindow): boolean {
   return at >= window.from && at <= window.to;
 }
 
-function touchesWindow(record: LeaseRecord, actions: readonly OperatorAction[], window: TailWindow): boolean {
+/** Whether anything recorded about the lease (or done to it) falls in the window. */
+export function touchesWindow(record: LeaseRecord, actions: readonly OperatorAction[], window: TailWindow): boolean {
   const times = [
     ...record.timeline.map((e) => e.at),
     ...record.evidence.map((e) => e.at),
@@ -97,18 +100,18 @@ function touchesWindow(record: LeaseRecord, actions: readonly OperatorAction[], 
 }
 
 /**
- * One lease. In a window export, timeline, reconnects and output are cut to the window; the
- * evidence is kept whole, because it is what the verdict stands on.
+ * One lease. In a window export, timeline, reconnects and output are cut to the window (output after
+ * it is redacted whole); the evidence is kept whole, because it is what the verdict stands on.
  */
-function exportLease(record: LeaseRecord, window: TailWindow | undefined): ExportLease {
+function exportLease(record: LeaseRecord, window: TailWindow | undefined): ExportLease<PendingStream> {
   const { lease } = record;
   const inWindow = <T extends { at: number }>(items: readonly T[]): T[] => byAt(window ? items.filter((i) => within(i.at, window)) : items);
   const known = new Map(lease.processes.map((p) => [p.processId, p]));
   const ids = [...lease.processes.map((p) => p.processId), ...record.tails.map((t) => t.processId).filter((id) => !known.has(id))];
-  const processes = [...new Set(ids)].map((processId): ExportProcess => {
+  const processes = [...new Set(ids)].map((processId): ExportProcess<PendingStream> => {
     const info = known.get(processId);
     const entries = record.tails.filter((t) => t.processId === processId).flatMap((t) => t.entries);
-    const { stdout, stderr } = renderTail(entries, window);
+    const plan = planTail(entries, window);
     return {
       processId,
       command: info?.command ?? null,
@@ -120,8 +123,8 @@ function exportLease(record: LeaseRecord, window: TailWindow | undefined): Expor
       startedByConsole: info?.startedByConsole ?? null,
       createdAt: info?.createdAt ?? null,
       stream: info?.stream ?? null,
-      stdout,
-      stderr,
+      stdout: new PendingStream(plan.stdout),
+      stderr: new PendingStream(plan.stderr),
     };
   });
   return {

@@ -1,13 +1,12 @@
-// Redaction of secrets from export text. Every rule finds spans in the original text; overlapping
-// spans are merged (so no part of a secret survives) and each merged span becomes [REDACTED:<kind>].
-export const redactionKinds = [
-  'api-key', 'authorization-header', 'x-api-key-header', 'bearer-token', 'sk-token', 'env-value',
-  'secret-pattern', 'url-credentials', 'url-query',
-] as const;
-export type RedactionKind = (typeof redactionKinds)[number];
+// Redaction of secrets from export text. Every rule (redact-rules.ts) finds spans in the original
+// text; overlapping spans are merged (so no part of a secret survives) and each merged span becomes
+// [REDACTED:<kind>].
+import { buildRules, redactionKinds, type RedactionKind, type Rule, type Span } from './redact-rules';
+
+export { redactionKinds, type RedactionKind, type Span } from './redact-rules';
 
 export interface RedactionOptions {
-  /** Exact secret values (API keys of configured profiles, …). */
+  /** Exact secret values (API keys of configured profiles, …); their encoded forms are found too. */
   secrets: readonly string[];
   /** Anything they match is redacted whole. */
   secretPatterns: readonly RegExp[];
@@ -21,62 +20,15 @@ export interface RedactionHit {
   context: string;
 }
 
-interface Span { start: number; end: number; kind: RedactionKind }
-type Rule = (text: string, spans: Span[]) => void;
-
-const SENSITIVE_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|AUTH|PRIVATE/i;
 const CONTEXT_CHARS = 24;
 
 export const marker = (kind: RedactionKind): string => `[REDACTED:${kind}]`;
 
-function matchAll(pattern: RegExp, text: string, each: (match: RegExpExecArray) => void): void {
-  const flags = pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`;
-  const re = new RegExp(pattern.source, flags);
-  for (let match = re.exec(text); match; match = re.exec(text)) {
-    if (match[0].length === 0) re.lastIndex += 1;
-    else each(match);
-  }
-}
-
-/** Redacts the value group (the last capture) of every match, trimmed of trailing blanks. */
-function valueRule(pattern: RegExp, kind: RedactionKind | ((match: RegExpExecArray) => RedactionKind | null)): Rule {
-  return (text, spans) => matchAll(pattern, text, (match) => {
-    const value = match[match.length - 1] ?? '';
-    const trimmed = value.trimEnd();
-    const resolved = typeof kind === 'function' ? kind(match) : kind;
-    if (trimmed.length === 0 || resolved === null) return;
-    const start = match.index + match[0].length - value.length;
-    spans.push({ start, end: start + trimmed.length, kind: resolved });
-  });
-}
-
-function buildRules(opts: RedactionOptions): Rule[] {
-  const secrets = [...new Set(opts.secrets.filter((s) => s.length > 0))].sort((a, b) => b.length - a.length);
-  return [
-    (text, spans) => {
-      for (const secret of secrets) {
-        for (let at = text.indexOf(secret); at >= 0; at = text.indexOf(secret, at + secret.length)) {
-          spans.push({ start: at, end: at + secret.length, kind: 'api-key' });
-        }
-      }
-    },
-    valueRule(/\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?([^\r\n"']+)/gi, 'authorization-header'),
-    valueRule(/\bx-api-key["']?\s*[:=]\s*["']?([^\r\n"']+)/gi, 'x-api-key-header'),
-    valueRule(/\bbearer\s+([A-Za-z0-9._~+/=-]{8,})/gi, 'bearer-token'),
-    valueRule(/\b(sk-[A-Za-z0-9_-]{6,})/g, 'sk-token'),
-    // NAME=value for sensitive names, and any `export NAME=value`.
-    valueRule(/(\bexport\s+)?\b([A-Za-z_][A-Za-z0-9_]*)=("[^"\r\n]*"|'[^'\r\n]*'|[^\s"'`;&|]+)/g, (match) =>
-      match[1] !== undefined || SENSITIVE_NAME.test(match[2] ?? '') ? 'env-value' : null),
-    ...opts.secretPatterns.map((pattern): Rule => (text, spans) => matchAll(pattern, text, (match) => {
-      spans.push({ start: match.index, end: match.index + match[0].length, kind: 'secret-pattern' });
-    })),
-  ];
-}
-
-function mergeSpans(spans: Span[]): Span[] {
-  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+/** Sorts and merges spans; a merged span keeps the kind of the first (earliest, longest, first found). */
+export function mergeSpans(spans: readonly Span[]): Span[] {
+  const sorted = [...spans].sort((a, b) => a.start - b.start || b.end - a.end);
   const merged: Span[] = [];
-  for (const span of spans) {
+  for (const span of sorted) {
     const last = merged.at(-1);
     if (last && span.start < last.end) last.end = Math.max(last.end, span.end);
     else merged.push({ ...span });
@@ -86,22 +38,37 @@ function mergeSpans(spans: Span[]): Span[] {
 
 export class Redactor {
   readonly hits: RedactionHit[] = [];
+  /** The configured secrets, for telling whether a fragment could be part of one. */
+  readonly secrets: readonly string[];
   private readonly rules: Rule[];
 
   constructor(opts: RedactionOptions) {
-    this.rules = buildRules(opts);
+    this.secrets = [...new Set(opts.secrets.filter((s) => s.length > 0))].sort();
+    this.rules = buildRules(this.secrets, opts.secretPatterns);
   }
 
   /** Redacts `text` found at `path`, recording every redaction. */
   text(text: string, path: string): string {
     const { output, markers } = this.apply(text);
-    for (const { kind, start, end } of markers) this.hits.push({ kind, path, context: contextAround(output, start, end) });
+    this.recordMarkers(output, markers, path);
     return output;
   }
 
   /** Redacts without recording (for labels derived from values that are redacted elsewhere). */
   peek(text: string): string {
     return this.apply(text).output;
+  }
+
+  /** The merged spans every rule finds in `text`, plus `extra` ones. */
+  spans(text: string, extra: readonly Span[] = []): Span[] {
+    const spans: Span[] = [];
+    for (const rule of this.rules) rule(text, spans);
+    return mergeSpans([...spans, ...extra]);
+  }
+
+  /** Records the markers placed in `output` (an already redacted text at `path`). */
+  recordMarkers(output: string, markers: readonly Span[], path: string): void {
+    for (const { kind, start, end } of markers) this.hits.push({ kind, path, context: contextAround(output, start, end) });
   }
 
   /** Records a redaction made outside the text rules (e.g. credentials stripped from a URL). */
@@ -117,13 +84,12 @@ export class Redactor {
   }
 
   private apply(text: string): { output: string; markers: Span[] } {
-    const spans: Span[] = [];
-    for (const rule of this.rules) rule(text, spans);
+    const spans = this.spans(text);
     if (spans.length === 0) return { output: text, markers: [] };
     let output = '';
     let from = 0;
     const markers: Span[] = [];
-    for (const span of mergeSpans(spans)) {
+    for (const span of spans) {
       output += text.slice(from, span.start);
       const replacement = marker(span.kind);
       markers.push({ kind: span.kind, start: output.length, end: output.length + replacement.length });

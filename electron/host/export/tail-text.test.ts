@@ -30,3 +30,32 @@ describe('renderTail', () => {
     );
   });
 });
+
+describe('renderTail marker placement', () => {
+  it('puts a reconnect or exit at the end of the line it interrupted, in each stream', () => {
+    const entries: TailEntry[] = [
+      text('stdout', 'abc', 1), text('stderr', 'e1\ne2', 2),
+      { kind: 'reconnect', count: 1, reason: 'reset', at: 3 },
+      text('stdout', 'def\nghi\n', 4), text('stderr', 'e3\n', 5),
+      { kind: 'exit', exitCode: 0, signal: null, at: 6 },
+    ];
+    const { stdout, stderr } = renderTail(entries);
+    expect(stdout).toBe('abcdef\n[… stream reconnected (1): reset …]\nghi\n[… process exited: exit code 0 …]\n');
+    expect(stderr).toBe('e1\ne2e3\n[… stream reconnected (1): reset …]\n[… process exited: exit code 0 …]\n');
+  });
+
+  it('puts a pending reconnect before a later loss, and at the end when no line ends', () => {
+    const entries: TailEntry[] = [
+      text('stdout', 'abc', 1), { kind: 'reconnect', count: 1, reason: 'reset', at: 2 }, text('stdout', 'def', 3),
+      { kind: 'gap', lostBytes: 5, reason: 'evicted', at: 4 }, text('stdout', 'x', 5), { kind: 'reconnect', count: 2, reason: 'reset', at: 6 },
+    ];
+    expect(renderTail(entries).stdout).toBe('abcdef\n[… stream reconnected (1): reset …]\n[… 5 bytes lost: evicted …]\nx\n[… stream reconnected (2): reset …]\n');
+  });
+
+  it('cuts to the window after joining, so the omitted-output lines frame the visible text', () => {
+    const entries = [text('stdout', 'early ', 1), text('stdout', 'inside\n', 5), { kind: 'reconnect', count: 1, reason: 'r', at: 6 } as TailEntry, text('stdout', 'late\n', 9)];
+    expect(renderTail(entries, { from: 4, to: 6 }).stdout).toBe(
+      '[… earlier output outside the export window omitted …]\ninside\n[… stream reconnected (1): r …]\n[… later output outside the export window omitted …]\n',
+    );
+  });
+});

@@ -2,13 +2,14 @@
 // with (the embedded createos-local, or --createos-url); others are saved in the data dir with their
 // keys in the secret store. Keys never leave the host: the renderer only learns whether one is set.
 import { randomUUID } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { ContractInputs, Environment } from '../../../shared/contract';
 import { parseCreateosConfig, type CreateosConfig } from '../createos/config';
 import { HostError } from '../host-error';
 import type { SettingsOperations } from '../services';
+import { writeFileAtomic } from './atomic-write';
 import type { SecretStore } from './secret-store';
 
 const savedSchema = z.object({
@@ -40,6 +41,8 @@ export class EnvironmentService implements SettingsOperations {
   private saved: Saved[] = [];
   private activeId: string;
   private readonly keys = new Map<string, string>();
+  /** Keys replaced or removed in this process: output may still echo them, so they stay redacted. */
+  private readonly retiredKeys = new Set<string>();
 
   private constructor(private readonly options: EnvironmentServiceOptions) {
     this.activeId = options.builtIn.id;
@@ -56,7 +59,14 @@ export class EnvironmentService implements SettingsOperations {
       // No saved environments yet.
     }
     for (const env of service.saved) {
-      const key = await options.secrets.get(env.id);
+      let key: string | null;
+      try {
+        key = await options.secrets.get(env.id);
+      } catch {
+        // Never the error itself: a store's message could carry key material.
+        options.log?.(`The saved API key of environment ${env.id} could not be read; it is treated as not set.`);
+        key = null;
+      }
       if (key !== null) service.keys.set(env.id, key);
     }
     return service;
@@ -67,12 +77,17 @@ export class EnvironmentService implements SettingsOperations {
   }
 
   private async persist(): Promise<void> {
-    await writeFile(this.file(), `${JSON.stringify({ active: this.activeId, environments: this.saved }, null, 2)}\n`, { mode: 0o600 });
+    await writeFileAtomic(this.file(), `${JSON.stringify({ active: this.activeId, environments: this.saved }, null, 2)}\n`);
   }
 
-  /** Every key the host holds, for redaction. */
+  /** Every key the host holds or held in this process (replaced and removed ones too), for redaction. */
   allKeys(): string[] {
-    return [...this.keys.values()];
+    return [...new Set([...this.keys.values(), ...this.retiredKeys])];
+  }
+
+  private retire(id: string): void {
+    const key = this.keys.get(id);
+    if (key !== undefined && key.length > 0) this.retiredKeys.add(key);
   }
 
   environments(): Environment[] {
@@ -107,6 +122,7 @@ export class EnvironmentService implements SettingsOperations {
     this.saved = existing ? this.saved.map((e) => (e.id === id ? entry : e)) : [...this.saved, entry];
     if (input.apiKey !== undefined) {
       await this.options.secrets.set(id, input.apiKey);
+      if (this.keys.get(id) !== input.apiKey) this.retire(id);
       this.keys.set(id, input.apiKey);
     }
     await this.persist();
@@ -118,6 +134,7 @@ export class EnvironmentService implements SettingsOperations {
     if (id === this.activeId) throw new HostError('CONFLICT', 'Activate another environment before removing this one.');
     const before = this.saved.length;
     this.saved = this.saved.filter((e) => e.id !== id);
+    this.retire(id);
     this.keys.delete(id);
     await this.options.secrets.delete(id);
     await this.persist();
