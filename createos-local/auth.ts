@@ -18,9 +18,26 @@ const WINDOW_MS = 60_000;
 
 export class RateLimiter {
   private readonly hits = new Map<string, number[]>();
+  private lastSweep = -Infinity;
+
+  /** Addresses currently tracked (those with a request in the last window, plus at most one window of stale ones). */
+  get trackedAddresses(): number {
+    return this.hits.size;
+  }
+
+  /** Forgets addresses whose newest request left the window; runs at most once per window (amortised O(1)). */
+  private sweep(now: number): void {
+    if (now - this.lastSweep < WINDOW_MS) return;
+    this.lastSweep = now;
+    for (const [address, list] of this.hits) {
+      const newest = list.at(-1);
+      if (newest === undefined || newest <= now - WINDOW_MS) this.hits.delete(address);
+    }
+  }
 
   /** Counts one request from `address`; throws 429 with Retry-After when over `perMinute`. */
   check(address: string, perMinute: number, now = Date.now()): void {
+    this.sweep(now);
     let list = this.hits.get(address);
     if (list === undefined) {
       list = [];

@@ -34,6 +34,7 @@ describe('cli', () => {
     const cli = runCli(['--port', '0', '--api-key', 'cli-key', '--data-dir', dataDir, '--journal-bytes', '65536', '--fault', 'rate-limit:per_minute=1000']);
     const line = await until('listening line', () => /createos-local listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(cli.out()) ?? undefined, 15_000);
     expect(cli.out()).toMatch(/^createos-local listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+    await until('the membership line', () => /^createos-local membership: (cgroup|environment marker)/m.test(cli.err()));
     const url = line[1] ?? '';
     const headers = { 'x-api-key': 'cli-key', 'content-type': 'application/json' };
     const created = (await (await fetch(`${url}/v1/sandboxes`, { method: 'POST', headers, body: JSON.stringify({ shape: 's-1vcpu-1gb' }) })).json()) as { data: { id: string } };

@@ -8,9 +8,15 @@ import type { JournalReader, OutputJournal } from './journal';
 export const HEARTBEAT_MS = 3000;
 const BATCH_BYTES = 1024 * 1024;
 
+/** drop-stream drill: cut the stream after `afterFrames` data frames, if `take()` still grants it then. */
+export interface DropStreamPlan {
+  afterFrames: number;
+  /** Uses up one of the fault's `times`; false if it is no longer armed (then the stream goes on). */
+  take(): boolean;
+}
+
 export interface ConnectOptions {
-  /** drop-stream drill: destroy the socket after this many data frames. */
-  dropAfterFrames: number | null;
+  dropStream: DropStreamPlan | null;
   heartbeatMs?: number;
 }
 
@@ -21,8 +27,9 @@ export function checkAfter(journal: OutputJournal, after: number): void {
       oldest_available_seq: journal.oldestSeq,
     });
   }
-  if (after > journal.newestSeq && journal.exit !== null) {
-    throw new HttpError(400, 'invalid_request', `query.after: ${after} is beyond the last seq ${journal.newestSeq}`);
+  // Always: were a future `after` accepted while the process runs, the seqs up to it would be skipped.
+  if (after > journal.newestSeq) {
+    throw new HttpError(400, 'invalid_request', `query.after: ${after} is beyond the newest seq ${journal.newestSeq}`);
   }
 }
 
@@ -45,6 +52,7 @@ export async function streamOutput(res: ServerResponse, journal: OutputJournal, 
       res.once('drain', () => resolve());
     });
   let sentFrames = 0;
+  let drop = opts.dropStream;
   const heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
   let lastWrite = Date.now();
   try {
@@ -53,7 +61,7 @@ export async function streamOutput(res: ServerResponse, journal: OutputJournal, 
         res.end(`${JSON.stringify({ type: 'error', error: 'output_offset_expired', oldest_available_seq: journal.oldestSeq })}\n`);
         return;
       }
-      const budget = opts.dropAfterFrames === null ? Infinity : opts.dropAfterFrames - sentFrames;
+      const budget = drop === null ? Infinity : drop.afterFrames - sentFrames;
       const { lines, lastSeq } = budget > 0 ? journal.linesAfter(reader.cursor, BATCH_BYTES, budget) : { lines: [], lastSeq: reader.cursor };
       if (lines.length > 0) {
         const okToWrite = res.write(lines.length === 1 ? (lines[0] as Buffer) : Buffer.concat(lines));
@@ -64,11 +72,15 @@ export async function streamOutput(res: ServerResponse, journal: OutputJournal, 
         if (!okToWrite && !closed) await drained();
         continue;
       }
-      if (opts.dropAfterFrames !== null && sentFrames >= opts.dropAfterFrames) {
-        // Drill: let what was written reach the kernel, then cut the connection mid-stream.
-        await new Promise<void>((resolve) => res.write('', () => resolve()));
-        res.socket?.destroy();
-        return;
+      if (drop !== null && sentFrames >= drop.afterFrames) {
+        if (drop.take()) {
+          // Drill: let what was written reach the kernel, then cut the connection mid-stream.
+          await new Promise<void>((resolve) => res.write('', () => resolve()));
+          res.socket?.destroy();
+          return;
+        }
+        drop = null;
+        continue;
       }
       const exit = journal.exit;
       if (exit !== null && reader.cursor >= journal.newestSeq) {

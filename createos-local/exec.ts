@@ -1,7 +1,7 @@
 // Synchronous exec: runs one command in the sandbox, buffers its output (bounded) and answers
-// `{result:{exit_code, stdout, stderr}, exec_ms}`. On timeout the whole exec tree is killed.
+// `{result:{exit_code, stdout, stderr}, exec_ms}`. On timeout, or when the caller aborts (its
+// client went away), the whole exec tree is killed.
 import { launch, type SandboxHandle } from './launch';
-import { findTreeProcesses } from './process-table';
 import { newId } from './schemas';
 import { killTree } from './tree-kill';
 
@@ -42,10 +42,13 @@ function collector() {
   };
 }
 
-export async function runExec(sb: SandboxHandle, req: ExecRequest): Promise<ExecResult> {
+export async function runExec(sb: SandboxHandle, req: ExecRequest, abort?: AbortSignal): Promise<ExecResult> {
   const started = Date.now();
   const execId = newId('exec');
   const child = launch(sb, execId, { cmd: req.cmd, args: req.args ?? [], cwd: req.cwd ?? '/', env: req.env ?? {} });
+  const launcherPid = sb.init.pid === null ? null : (child.pid ?? null);
+  const members = () => sb.membership.tree({ sandboxId: sb.id, processId: execId, leader: null, launcherPid });
+  const killAll = () => void killTree({ members, graceMs: 500, escalate: true });
   const out = collector();
   const err = collector();
   child.stdout.on('data', (c: Buffer) => out.push(c));
@@ -55,8 +58,10 @@ export async function runExec(sb: SandboxHandle, req: ExecRequest): Promise<Exec
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    void killTree({ members: () => findTreeProcesses(sb.id, execId), graceMs: 500, escalate: true });
+    killAll();
   }, req.timeout_ms ?? DEFAULT_TIMEOUT_MS);
+  abort?.addEventListener('abort', killAll, { once: true });
+  if (abort?.aborted === true) killAll();
   const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('error', () => resolve({ code: 127, signal: null }));
     child.once('exit', (c, s) => {
@@ -74,6 +79,9 @@ export async function runExec(sb: SandboxHandle, req: ExecRequest): Promise<Exec
     });
   });
   clearTimeout(timer);
+  abort?.removeEventListener('abort', killAll);
+  // An empty tree's cgroup goes now (removal fails while it has members); else with the sandbox.
+  await sb.membership.release(sb.id, execId).catch(() => false);
   return {
     result: {
       exit_code: code,

@@ -45,8 +45,24 @@ export function parseFaultFlag(flag: string): FaultSpec {
   return parsed.data;
 }
 
-function matchesPath(prefix: string, pathname: string): boolean {
-  return pathname.startsWith(prefix) || (!prefix.startsWith('/v1') && pathname.startsWith(`/v1${prefix}`));
+function decodeSegment(seg: string): string {
+  try {
+    return decodeURIComponent(seg);
+  } catch {
+    return seg;
+  }
+}
+
+/**
+ * Whether a fault's `path_prefix` covers a request, by whole segments: `segments` are the request
+ * path's decoded, non-empty segments (what the router sees), so `/v1/sandboxes/%73b_x` and
+ * `//v1/sandboxes/sb_x` match `/v1/sandboxes/sb_x`, while `/v1/sandboxes/sb_xy` does not. A prefix
+ * without the leading `/v1` also matches under `/v1`.
+ */
+export function matchesPath(prefix: string, segments: readonly string[]): boolean {
+  const want = prefix.split('/').filter((s) => s.length > 0).map(decodeSegment);
+  const at = (offset: number) => want.length + offset <= segments.length && want.every((s, i) => segments[i + offset] === s);
+  return at(0) || (want[0] !== 'v1' && segments[0] === 'v1' && at(1));
 }
 
 export class FaultRegistry {
@@ -90,15 +106,16 @@ export class FaultRegistry {
     return null;
   }
 
-  takeHttpError(method: string, pathname: string): { status: number; body: Record<string, unknown> } | null {
-    const f = this.take('http-error', (x) => matchesPath(x.path_prefix, pathname) && (x.method === undefined || x.method === method));
+  /** `segments`: the request path's decoded, non-empty segments. */
+  takeHttpError(method: string, segments: readonly string[]): { status: number; body: Record<string, unknown> } | null {
+    const f = this.take('http-error', (x) => matchesPath(x.path_prefix, segments) && (x.method === undefined || x.method === method));
     if (f === null) return null;
     const secret = `sk-leak-${randomBytes(12).toString('hex')}`;
     return { status: f.status, body: { status: 'error', code: 'injected_fault', message: `upstream failure (debug: api_key=${secret})`, api_key: secret } };
   }
 
-  takeSlow(pathname: string): number {
-    return this.take('slow', (x) => matchesPath(x.path_prefix, pathname))?.delay_ms ?? 0;
+  takeSlow(segments: readonly string[]): number {
+    return this.take('slow', (x) => matchesPath(x.path_prefix, segments))?.delay_ms ?? 0;
   }
 
   takeDropStream(sandboxId: string): number | null {

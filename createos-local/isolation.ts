@@ -1,11 +1,12 @@
 // Sandbox isolation: each sandbox gets a long-lived init in its own PID (and, with bwrap,
 // mount) namespace; processes join it through nsenter, so killing the init kills everything.
 // Fallbacks: `unshare --pid --fork --mount-proc`, then a plain process group per process
-// (tracked by the environment marker only).
+// (its trees tracked by membership.ts like the others).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { lstat, mkdir, readlink, symlink } from 'node:fs/promises';
 import path from 'node:path';
+import { identityOf, killIfSame, readStatSync, type PidIdentity } from './process-table';
 
 export type IsolationKind = 'bwrap' | 'pid-namespace' | 'process-group';
 
@@ -17,6 +18,8 @@ export interface SandboxInit {
 }
 
 export interface LaunchSpec {
+  /** argv run first, where the command runs (it ends by exec'ing the rest); [] for none. */
+  prefix: string[];
   cmd: string;
   args: string[];
   /** Sandbox path. */
@@ -45,9 +48,9 @@ function envArgs(env: Record<string, string>): string[] {
   return Object.entries(env).map(([k, v]) => `${k}=${v}`);
 }
 
-/** `env -i -C cwd K=V... setsid -- cmd args`: clean environment, own session and group. */
+/** `[prefix] env -i -C cwd K=V... setsid -- cmd args`: clean environment, own session and group. */
 function leaderArgv(cwd: string, spec: LaunchSpec): string[] {
-  return [ENV, '-i', '-C', cwd, ...envArgs(spec.env), SETSID, '--', spec.cmd, ...spec.args];
+  return [...spec.prefix, ENV, '-i', '-C', cwd, ...envArgs(spec.env), SETSID, '--', spec.cmd, ...spec.args];
 }
 
 async function ensureLink(target: string, at: string): Promise<void> {
@@ -88,24 +91,23 @@ async function readInfoPid(child: ReturnType<typeof spawn>, what: string): Promi
   });
 }
 
-function killer(child: ReturnType<typeof spawn>, pid: number | null): () => void {
-  const kill = (target: number | null | undefined) => {
-    if (target === null || target === undefined) return;
-    try {
-      process.kill(target, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  };
+/**
+ * Kills the namespace's init (and with it every process in the namespace), but only while its
+ * PID still names that init: once the init exited, the PID may belong to an unrelated process.
+ */
+function killer(child: ReturnType<typeof spawn>, init: PidIdentity | null): () => void {
   return () => {
-    // Killing the namespace's init kills every process in it; the launcher then reaps it and exits.
-    kill(pid);
+    if (init !== null) killIfSame(init, 'SIGKILL');
     if (child.exitCode !== null || child.signalCode !== null) return;
-    const timer = setTimeout(() => kill(child.pid), 2000);
+    // The launcher then reaps the init and exits; if it does not, kill it (Node never signals a reaped child).
+    const timer = setTimeout(() => child.kill('SIGKILL'), 2000);
     timer.unref();
     child.once('exit', () => clearTimeout(timer));
   };
 }
+
+/** The init's identity, read right after it was found (null if it is already gone). */
+const initIdentity = (pid: number): PidIdentity | null => identityOf(readStatSync(pid));
 
 const bwrap: Isolation = {
   kind: 'bwrap',
@@ -136,7 +138,7 @@ const bwrap: Isolation = {
     args.push('--proc', '/proc', '--dev', '/dev', '--unshare-pid', '--unshare-ipc', '--die-with-parent', '--info-fd', '3', '--chdir', '/', SLEEP, 'infinity');
     const child = spawn(BWRAP, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
     const pid = await readInfoPid(child, 'bwrap');
-    return { pid, kill: killer(child, pid), exited: childExit(child) };
+    return { pid, kill: killer(child, initIdentity(pid)), exited: childExit(child) };
   },
   command(_root, init, spec) {
     if (init.pid === null) throw new Error('sandbox init is not running');
@@ -167,7 +169,7 @@ const pidNamespace: Isolation = {
             // not yet readable
           }
           const pid = Number(kids.split(/\s+/)[0]);
-          if (pid > 0) resolve({ pid, kill: killer(child, pid), exited: childExit(child) });
+          if (pid > 0) resolve({ pid, kill: killer(child, initIdentity(pid)), exited: childExit(child) });
           else if (Date.now() - started > 5000) reject(new Error('unshare init did not start'));
           else setTimeout(poll, 5);
         };

@@ -1,8 +1,10 @@
 // Starts one command inside a sandbox with a clean environment carrying the sandbox and
-// process markers, and finds the leader's host PID.
-import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
+// process markers, joined to its own tree (cgroup) before it runs, and finds the leader's host PID.
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams, type StdioOptions } from 'node:child_process';
+import { closeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Isolation, SandboxInit } from './isolation';
+import type { Membership } from './membership';
 import { PROCESS_ENV, SANDBOX_ENV } from './process-table';
 
 export interface SandboxHandle {
@@ -11,6 +13,7 @@ export interface SandboxHandle {
   readonly isolation: Isolation;
   readonly init: SandboxInit;
   readonly envs: Record<string, string>;
+  readonly membership: Membership;
   /** Live launchers (nsenter); they stop themselves when their child stops, so resume must continue them. */
   readonly launchers: Set<ChildProcess>;
 }
@@ -43,14 +46,21 @@ const BASE_ENV: Record<string, string> = {
 
 export function launch(sb: SandboxHandle, markerId: string, req: LaunchRequest): ChildProcessWithoutNullStreams {
   const env = { ...BASE_ENV, ...sb.envs, ...req.env, [SANDBOX_ENV]: sb.id, [PROCESS_ENV]: markerId };
-  const [file, ...args] = sb.isolation.command(sb.root, sb.init, { cmd: req.cmd, args: req.args, cwd: req.cwd, env });
-  if (file === undefined) throw new Error('empty launch command');
-  // The launcher itself (nsenter or env) runs with a minimal environment and no markers.
-  const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: BASE_ENV['PATH'] ?? '/usr/bin:/bin' } });
-  sb.launchers.add(child);
-  child.once('exit', () => sb.launchers.delete(child));
-  child.once('error', () => sb.launchers.delete(child));
-  return child;
+  const join = sb.membership.join(sb.id, markerId);
+  try {
+    const [file, ...args] = sb.isolation.command(sb.root, sb.init, { prefix: join?.argv ?? [], cmd: req.cmd, args: req.args, cwd: req.cwd, env });
+    if (file === undefined) throw new Error('empty launch command');
+    const stdio: StdioOptions = join === null ? ['pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe', join.fd];
+    // The launcher itself (nsenter or env) runs with a minimal environment and no markers.
+    const child = spawn(file, args, { stdio, env: { PATH: BASE_ENV['PATH'] ?? '/usr/bin:/bin' } }) as ChildProcessWithoutNullStreams;
+    sb.launchers.add(child);
+    child.once('exit', () => sb.launchers.delete(child));
+    child.once('error', () => sb.launchers.delete(child));
+    return child;
+  } finally {
+    // The child holds its own copy of the descriptor from here on.
+    if (join !== null) closeSync(join.fd);
+  }
 }
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,10 +1,11 @@
 // A managed process: the leader runs in the sandbox with stdin as a pipe and stdout/stderr
-// feeding one bounded output journal. Tree membership is read from /proc (environment marker).
+// feeding one bounded output journal. Tree membership comes from the sandbox's Membership
+// (its own cgroup, or the environment marker plus the known leader), re-checked on every read.
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { conflict } from './http';
 import { OutputJournal, type ExitStatus } from './journal';
 import { launch, resolveLeaderPid, type LaunchRequest, type SandboxHandle } from './launch';
-import { findTreeProcesses } from './process-table';
+import { identityOf, liveIdentity, readStat, type PidIdentity, type ProcStat } from './process-table';
 import { newId } from './schemas';
 import { killTree, type TreeKillResult } from './tree-kill';
 
@@ -25,7 +26,18 @@ export interface ManagedProcessView {
   finished_at: string | null;
 }
 
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function delay(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
 /** How long output may still arrive on the pipes after the leader exits (descendants may hold them). */
 const DRAIN_AFTER_EXIT_MS = 150;
 
@@ -38,7 +50,11 @@ export class ManagedProcess {
   private finishedAt: string | null = null;
   private status: ExitStatus = { exit_code: null, signal: null };
   private leaderExited = false;
+  /** Set only by sandbox teardown once everything in the sandbox was killed. */
   private treeGone = false;
+  private leader: PidIdentity | null = null;
+  /** The launcher's host PID when it is not the leader (nsenter); never a tree member. */
+  private launcherPid: number | null = null;
   private stdinClosed = false;
   private inputSeq = 0;
   private child: ChildProcessWithoutNullStreams | null = null;
@@ -59,6 +75,7 @@ export class ManagedProcess {
   async start(req: LaunchRequest): Promise<void> {
     const child = launch(this.sb, this.id, req);
     this.child = child;
+    if (this.sb.init.pid !== null) this.launcherPid = child.pid ?? null;
     child.stdin.on('error', () => undefined);
     child.stdout.on('data', (chunk: Buffer) => this.journal.append('stdout', chunk));
     child.stderr.on('data', (chunk: Buffer) => this.journal.append('stderr', chunk));
@@ -105,15 +122,33 @@ export class ManagedProcess {
       return;
     }
     this.pid = (await resolveLeaderPid(this.sb, this.id, child)) ?? child.pid ?? null;
+    if (this.pid !== null && this.pid !== this.launcherPid) this.leader = identityOf(await readStat(this.pid));
     if (this.state === 'starting') this.state = 'running';
   }
 
+  /** Live members of the tree (host PIDs, non-zombie). */
+  members(): Promise<ProcStat[]> {
+    return this.sb.membership.tree({ sandboxId: this.sb.id, processId: this.id, leader: this.leader, launcherPid: this.launcherPid });
+  }
+
+  /** The leader while it lives (by PID and start time), else null. */
+  liveLeader(): Promise<ProcStat | null> {
+    return this.leader === null || this.leaderExited ? Promise.resolve(null) : liveIdentity(this.leader);
+  }
+
+  /** Asked afresh every time: nothing cached can hide a member that shows up again. */
   private async treeExited(): Promise<boolean> {
     if (this.treeGone) return true;
     if (!this.leaderExited) return false;
-    const live = await findTreeProcesses(this.sb.id, this.id);
-    if (live.length === 0) this.treeGone = true;
-    return this.treeGone;
+    let live: ProcStat[];
+    try {
+      live = await this.members();
+    } catch {
+      return false;
+    }
+    if (live.length > 0) return false;
+    await this.sb.membership.release(this.sb.id, this.id).catch(() => false);
+    return true;
   }
 
   async view(): Promise<ManagedProcessView> {
@@ -137,38 +172,43 @@ export class ManagedProcess {
   async terminate(graceMs: number, escalate: boolean): Promise<TreeKillResult> {
     if (!this.leaderExited) this.state = 'terminating';
     // In a paused sandbox the launcher stopped itself along with the leader; let it reap.
-    if (this.child?.pid !== undefined && this.child.exitCode === null) {
+    if (this.child?.pid !== undefined && this.child.exitCode === null && this.child.signalCode === null) {
       try {
         process.kill(this.child.pid, 'SIGCONT');
       } catch {
         // exited meanwhile
       }
     }
-    const result = await killTree({ members: () => findTreeProcesses(this.sb.id, this.id), graceMs, escalate, rootPid: this.pid });
-    if (result.treeExited) {
-      await this.waitLeader(2000);
-      this.treeGone = this.leaderExited;
-    }
+    const result = await killTree({ members: () => this.members(), graceMs, escalate, rootPid: this.pid });
+    if (result.treeExited) await this.waitLeader(2000);
     return result;
   }
 
-  /** Resolves true once the leader exited, false on timeout. */
-  async waitLeader(timeoutMs: number): Promise<boolean> {
-    if (this.leaderExited) return true;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
-    const done = await Promise.race([this.leaderDone.then(() => true), timeout]);
-    clearTimeout(timer);
-    return done;
+  /** Resolves true once the leader exited, false on timeout or when `signal` aborts. */
+  waitLeader(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    if (this.leaderExited) return Promise.resolve(true);
+    if (signal?.aborted === true) return Promise.resolve(false);
+    return new Promise<boolean>((resolve) => {
+      const finish = (exited: boolean) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        resolve(exited);
+      };
+      const onAbort = () => finish(false);
+      const timer = setTimeout(() => finish(this.leaderExited), timeoutMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      void this.leaderDone.then(() => finish(true));
+    });
   }
 
-  async waitTree(timeoutMs: number): Promise<boolean> {
+  /** Resolves true once the whole tree exited, false on timeout or when `signal` aborts. */
+  async waitTree(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
-    if (!(await this.waitLeader(timeoutMs))) return false;
+    if (!(await this.waitLeader(timeoutMs, signal))) return false;
     for (;;) {
       if (await this.treeExited()) return true;
-      if (Date.now() >= deadline) return false;
-      await delay(Math.min(25, Math.max(1, deadline - Date.now())));
+      if (Date.now() >= deadline || signal?.aborted === true) return false;
+      await delay(Math.min(25, Math.max(1, deadline - Date.now())), signal);
     }
   }
 

@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findSandboxProcesses } from './process-table';
+import { Sandbox } from './sandbox';
 import { createSandbox, startHarness, startProcess, until, type Harness, type ProcView } from './test-helpers';
 
 let h: Harness;
@@ -7,6 +8,7 @@ beforeEach(async () => {
   h = await startHarness();
 });
 afterEach(async () => {
+  vi.restoreAllMocks();
   await h.close();
 });
 
@@ -70,5 +72,26 @@ describe('pause and resume', () => {
     expect((await h.call('DELETE', `/v1/sandboxes/${sb}`)).status).toBe(200);
     expect(await findSandboxProcesses(sb)).toEqual([]);
     expect((await h.call('POST', `/v1/sandboxes/${sb}/resume`)).status).toBe(404);
+  });
+
+  it('a member that never stops: the sandbox is not reported paused, and resume recovers it', async () => {
+    const sb = await createSandbox(h);
+    await startProcess(h, sb, 'exec sleep 300');
+    await until('the sleep runs', async () => (await findSandboxProcesses(sb)).some((p) => p.comm === 'sleep'));
+    // The sleep really gets SIGSTOP, but the process table keeps reporting it running.
+    const original = Object.getOwnPropertyDescriptor(Sandbox.prototype, 'liveMembers')?.value as (this: Sandbox) => Promise<Array<{ comm: string; state: string }>>;
+    vi.spyOn(Sandbox.prototype, 'liveMembers').mockImplementation(async function members(this: Sandbox) {
+      return (await original.call(this)).map((p) => (p.comm === 'sleep' ? { ...p, state: 'R' } : p)) as never;
+    });
+    expect((await h.call('POST', `/v1/sandboxes/${sb}/pause`)).status).toBe(202);
+    const settled = await until('pause settled', async () => {
+      const s = await status(sb);
+      return s === 'pausing' ? undefined : s;
+    });
+    expect(settled).toBe('error');
+    vi.restoreAllMocks();
+    expect((await h.call('POST', `/v1/sandboxes/${sb}/resume`)).status).toBe(202);
+    await until('running', async () => (await status(sb)) === 'running');
+    for (const p of await findSandboxProcesses(sb)) expect(p.state).not.toBe('T');
   });
 });

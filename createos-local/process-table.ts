@@ -1,7 +1,10 @@
 // Reads the host process table from /proc. Every process started in a sandbox carries
 // CREATEOS_LOCAL_SANDBOX_ID (and CREATEOS_LOCAL_PROCESS_ID for its managed process or exec)
-// in its environment, so membership survives setsid, reparenting and PID namespaces.
+// in its environment. That marker is only a fallback for tree membership (a process can clear
+// it, and it reads empty mid-execve); see membership.ts for the cgroup method.
+import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
+import { discoverSandboxCgroupPids } from './cgroups';
 
 export const SANDBOX_ENV = 'CREATEOS_LOCAL_SANDBOX_ID';
 export const PROCESS_ENV = 'CREATEOS_LOCAL_PROCESS_ID';
@@ -41,6 +44,42 @@ export async function readStat(pid: number): Promise<ProcStat | null> {
     return parseStat(await readFile(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return null;
+  }
+}
+
+export function readStatSync(pid: number): ProcStat | null {
+  try {
+    return parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** A PID together with its start time: the same PID with another start time is another process. */
+export interface PidIdentity {
+  pid: number;
+  startTime: string;
+}
+
+export function identityOf(stat: ProcStat | null): PidIdentity | null {
+  return stat === null ? null : { pid: stat.pid, startTime: stat.startTime };
+}
+
+/** The live (non-zombie) process `id` still names, or null once it exited or its PID was reused. */
+export async function liveIdentity(id: PidIdentity): Promise<ProcStat | null> {
+  const stat = await readStat(id.pid);
+  return stat !== null && stat.startTime === id.startTime && isLive(stat) ? stat : null;
+}
+
+/** Signals `id` only if its PID still names the same process; true when a signal was sent. */
+export function killIfSame(id: PidIdentity, signal: NodeJS.Signals): boolean {
+  const stat = readStatSync(id.pid);
+  if (stat === null || stat.startTime !== id.startTime) return false;
+  try {
+    process.kill(id.pid, signal);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -106,19 +145,20 @@ export function isLive(p: ProcStat): boolean {
   return !p.state.startsWith('Z') && !p.state.startsWith('X');
 }
 
-/** Live, non-zombie OS processes belonging to the sandbox (host PIDs). */
+/** Live stats of `pids` (exited and zombie processes left out), in PID order. */
+export async function liveStats(pids: Iterable<number>): Promise<ProcStat[]> {
+  const stats = await Promise.all([...new Set(pids)].sort((a, b) => a - b).map(readStat));
+  return stats.filter((s): s is ProcStat => s !== null && isLive(s));
+}
+
+/**
+ * Live, non-zombie OS processes belonging to the sandbox (host PIDs): members of its cgroups
+ * (whichever server process created them) plus every process carrying its marker. Includes
+ * createos-local's own launchers (nsenter) while they run.
+ */
 export async function findSandboxProcesses(sandboxId: string): Promise<Array<{ pid: number; comm: string; state: string }>> {
-  const all = await scanMarked();
-  return all.filter((p) => p.sandboxId === sandboxId && isLive(p)).map((p) => ({ pid: p.pid, comm: p.comm, state: p.state }));
-}
-
-/** Live members of one managed process (or exec) tree. */
-export async function findTreeProcesses(sandboxId: string, processId: string): Promise<MarkedProc[]> {
-  const all = await scanMarked();
-  return all.filter((p) => p.sandboxId === sandboxId && p.processId === processId && isLive(p));
-}
-
-export async function pidAlive(pid: number): Promise<boolean> {
-  const stat = await readStat(pid);
-  return stat !== null && isLive(stat);
+  const [marked, grouped] = await Promise.all([scanMarked(), discoverSandboxCgroupPids(sandboxId)]);
+  const pids = new Set(marked.filter((p) => p.sandboxId === sandboxId).map((p) => p.pid));
+  for (const pid of grouped) pids.add(pid);
+  return (await liveStats(pids)).map((p) => ({ pid: p.pid, comm: p.comm, state: p.state }));
 }

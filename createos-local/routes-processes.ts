@@ -1,7 +1,9 @@
 // Managed-process routes under /v1/sandboxes/:id/processes.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { streamOutput } from './connect';
+import { watchClientGone } from './client-gone';
+import { streamOutput, type DropStreamPlan } from './connect';
+import type { FaultRegistry } from './faults';
 import { badRequest, HttpError, notFound, ok, readJson, readQuery } from './http';
 import { ManagedProcess } from './managed-process';
 import type { RouteContext } from './routes-sandboxes';
@@ -59,7 +61,15 @@ async function deleteProcess(ctx: RouteContext, sb: Sandbox, proc: ManagedProces
 async function waitProcess(ctx: RouteContext, proc: ManagedProcess): Promise<void> {
   const q = readQuery(ctx.url, waitQuery);
   const timeout = q.timeout_ms ?? 30_000;
-  const done = q.scope === 'tree' ? await proc.waitTree(timeout) : await proc.waitLeader(timeout);
+  // A client that goes away ends the wait: nobody is left to answer.
+  const gone = watchClientGone(ctx.res);
+  let done: boolean;
+  try {
+    done = q.scope === 'tree' ? await proc.waitTree(timeout, gone.signal) : await proc.waitLeader(timeout, gone.signal);
+  } finally {
+    gone.dispose();
+  }
+  if (gone.signal.aborted) return;
   if (!done) throw new HttpError(408, 'timeout', `process ${proc.id} ${q.scope === 'tree' ? 'tree' : 'leader'} did not exit within ${timeout} ms`);
   ok(ctx.res, await proc.view());
 }
@@ -84,7 +94,7 @@ export async function handleProcesses(ctx: RouteContext, sb: Sandbox, rest: stri
   switch (route) {
     case 'GET connect': {
       const q = readQuery(ctx.url, connectQuery);
-      return streamOutput(ctx.res, proc.journal, q.after ?? 0, { dropAfterFrames: ctx.faults.takeDropStream(sb.id), heartbeatMs: ctx.heartbeatMs });
+      return streamOutput(ctx.res, proc.journal, q.after ?? 0, { dropStream: planDropStream(ctx.faults, sb.id), heartbeatMs: ctx.heartbeatMs });
     }
     case 'GET wait':
       return waitProcess(ctx, proc);
@@ -104,6 +114,18 @@ export async function handleProcesses(ctx: RouteContext, sb: Sandbox, rest: stri
     default:
       throw notFound(`no such route: ${route}`);
   }
+}
+
+/**
+ * The armed drop-stream fault for the sandbox, if any, read without using it up: it is taken
+ * (its `times` counted) only when a stream really is cut, so a refused connect (400/410) or a
+ * stream that ends before `after_frames` leaves it armed.
+ */
+function planDropStream(faults: FaultRegistry, sandboxId: string): DropStreamPlan | null {
+  for (const f of faults.list()) {
+    if (f.kind === 'drop-stream' && f.sandbox_id === sandboxId) return { afterFrames: f.after_frames, take: () => faults.takeDropStream(sandboxId) !== null };
+  }
+  return null;
 }
 
 export function methodNotAllowed(method: string): HttpError {

@@ -1,5 +1,6 @@
 // Routes under /v1: sandboxes, files, exec, whoami, shapes, rootfs.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { watchClientGone } from './client-gone';
 import { runExec } from './exec';
 import type { FaultRegistry } from './faults';
 import { getFile, putFile } from './files';
@@ -85,7 +86,15 @@ async function sandboxRoutes(ctx: RouteContext, rawId: string, rest: string[]): 
     case 'POST exec': {
       const body = await readJson(ctx.req, execBody);
       await sb.requireRunning();
-      return ok(ctx.res, { ...(await runExec(sb, body)) });
+      // A client that goes away before the answer gets its exec tree killed, not left to its timeout.
+      const gone = watchClientGone(ctx.res);
+      try {
+        const result = await runExec(sb, body, gone.signal);
+        if (!gone.signal.aborted) ok(ctx.res, { ...result });
+        return;
+      } finally {
+        gone.dispose();
+      }
     }
     default:
       throw notFound(`no such route: ${method} ${action}`);

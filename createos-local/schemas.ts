@@ -89,10 +89,17 @@ export const inputBody = z.strictObject({
 
 const intParam = (min: number, max: number) => z.string().regex(/^\d{1,15}$/, 'must be a non-negative integer').transform(Number).pipe(z.number().int().min(min).max(max));
 
-export const pageQuery = z.object({ limit: intParam(1, 100_000).optional(), offset: intParam(0, 1e12).optional(), status: z.string().optional() });
-export const connectQuery = z.object({ after: intParam(0, Number.MAX_SAFE_INTEGER).optional() });
-export const deleteProcessQuery = z.object({ grace_ms: intParam(0, 600_000).optional() });
-export const waitQuery = z.object({ scope: z.enum(['leader', 'tree']).optional(), timeout_ms: intParam(0, 3_600_000).optional() });
-export const filesQuery = z.object({ path: z.string().min(1, 'path is required').max(4096) });
+/** Query schemas are strict: an unknown (e.g. misspelt) parameter is a 400 that names it. */
+function queryObject<S extends z.core.$ZodLooseShape>(shape: S) {
+  return z.strictObject(shape, {
+    error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown query parameter${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')} (allowed: ${Object.keys(shape).join(', ')})` : undefined),
+  });
+}
+
+export const pageQuery = queryObject({ limit: intParam(1, 100_000).optional(), offset: intParam(0, 1e12).optional(), status: z.string().optional() });
+export const connectQuery = queryObject({ after: intParam(0, Number.MAX_SAFE_INTEGER).optional() });
+export const deleteProcessQuery = queryObject({ grace_ms: intParam(0, 600_000).optional() });
+export const waitQuery = queryObject({ scope: z.enum(['leader', 'tree']).optional(), timeout_ms: intParam(0, 3_600_000).optional() });
+export const filesQuery = queryObject({ path: z.string().min(1, 'path is required').max(4096) });
 
 export const emptyBody = z.strictObject({});

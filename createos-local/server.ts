@@ -6,8 +6,9 @@ import { handleAdmin } from './admin';
 import { HEARTBEAT_MS } from './connect';
 import { makeAuth, RateLimiter } from './auth';
 import { FaultRegistry, type FaultSpec } from './faults';
-import { HttpError, notFound, ok, sendError, sendJson } from './http';
+import { answerClientError, HttpError, notFound, ok, requestUrl, sendError, sendJson } from './http';
 import { detectIsolation, type IsolationKind } from './isolation';
+import { detectMembership } from './membership';
 import { handleV1, type RouteContext } from './routes-sandboxes';
 import { SandboxRegistry } from './sandbox';
 
@@ -31,6 +32,14 @@ export interface CreateosLocalOptions {
   rateLimitPerMinute?: number;
   /** Idle interval between connect heartbeats, default 3000 ms. */
   heartbeatMs?: number;
+  /**
+   * Time allowed to receive a whole request (headers and body), default 300,000 ms; past it the
+   * connection gets a 408 and is closed. Responses are not limited: a long `connect` stream or
+   * `wait` is a response to a request already received.
+   */
+  requestTimeoutMs?: number;
+  /** Time allowed to receive the request headers, default 30,000 ms (at most requestTimeoutMs). */
+  headersTimeoutMs?: number;
 }
 
 export interface CreateosLocal {
@@ -53,6 +62,8 @@ export async function startCreateosLocal(opts: CreateosLocalOptions): Promise<Cr
       ? 'createos-local isolation: bwrap (own root, PID namespace)'
       : `createos-local isolation: ${isolation.kind} (bubblewrap unavailable; sandbox paths are host directories under the data dir)`,
   );
+  // How process trees are told apart (cgroup, or the environment-marker fallback), once.
+  log(detectMembership().description);
   await mkdir(`${opts.dataDir}/sandboxes`, { recursive: true });
   const registry = new SandboxRegistry({ dataDir: opts.dataDir, isolation, journalBytes: opts.journalBytes ?? 1024 * 1024 });
   const faults = new FaultRegistry();
@@ -68,8 +79,26 @@ export async function startCreateosLocal(opts: CreateosLocalOptions): Promise<Cr
   const limiter = new RateLimiter();
   const perMinute = opts.rateLimitPerMinute ?? 300;
 
+  /**
+   * Authenticates before anything else: /v1 routes throw 401 without a valid key (the public catalog
+   * only when a wrong key is sent); outside /v1 (probes, unknown paths) it only reports whether a valid key came.
+   */
+  function authenticate(root: string | undefined, rest: string[], req: IncomingMessage): boolean {
+    const publicCatalog = root === 'v1' && req.method === 'GET' && rest.length === 1 && (rest[0] === 'shapes' || rest[0] === 'rootfs');
+    if (root !== 'v1') {
+      try {
+        auth(req);
+        return true;
+      } catch {
+        return false;
+      }
+    }
+    if (!publicCatalog || req.headers['x-api-key'] !== undefined) auth(req);
+    return req.headers['x-api-key'] !== undefined;
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const url = requestUrl(req);
     const segments = url.pathname.split('/').filter((s) => s.length > 0).map(decodeURIComponent);
     const ctx: RouteContext = { req, res, url, registry, faults, log, heartbeatMs: opts.heartbeatMs ?? HEARTBEAT_MS };
     const [root, ...rest] = segments;
@@ -77,23 +106,29 @@ export async function startCreateosLocal(opts: CreateosLocalOptions): Promise<Cr
       auth(req);
       return handleAdmin(ctx, faults, rest);
     }
-    const slow = faults.takeSlow(url.pathname);
-    if (slow > 0) await delay(slow);
-    const injected = faults.takeHttpError(req.method ?? 'GET', url.pathname);
-    if (injected !== null) {
-      const headers: Record<string, string> = injected.status >= 300 && injected.status < 400 ? { location: `/v1/redirected${url.pathname}` } : {};
-      return sendJson(res, injected.status, injected.body, headers);
+    // Faults only ever affect authenticated requests, matched on the path the router sees.
+    if (authenticate(root, rest, req)) {
+      const slow = faults.takeSlow(segments);
+      if (slow > 0) await delay(slow);
+      const injected = faults.takeHttpError(req.method ?? 'GET', segments);
+      if (injected !== null) {
+        const headers: Record<string, string> = injected.status >= 300 && injected.status < 400 ? { location: `/v1/redirected${url.pathname}` } : {};
+        return sendJson(res, injected.status, injected.body, headers);
+      }
     }
     if (root === 'healthz' && rest.length === 0) return ok(res, { up: true });
     if (root === 'readyz' && rest.length === 0) return ok(res, { ready: true });
     if (root !== 'v1') throw notFound(`no such route: ${url.pathname}`);
-    const publicCatalog = req.method === 'GET' && rest.length === 1 && (rest[0] === 'shapes' || rest[0] === 'rootfs');
-    if (!publicCatalog || req.headers['x-api-key'] !== undefined) auth(req);
     limiter.check(req.socket.remoteAddress ?? 'unknown', faults.ratePerMinute(perMinute));
     return handleV1(ctx, rest);
   }
 
-  const server = createServer((req, res) => {
+  const requestTimeout = opts.requestTimeoutMs ?? 300_000;
+  const headersTimeout = Math.min(opts.headersTimeoutMs ?? 30_000, requestTimeout);
+  if (!(requestTimeout > 0) || !(headersTimeout > 0)) throw new Error('createos-local: requestTimeoutMs and headersTimeoutMs must be positive');
+  // Expiry is checked every connectionsCheckingInterval: a quarter of the shorter timeout.
+  const connectionsCheckingInterval = Math.min(30_000, Math.max(50, Math.floor(headersTimeout / 4)));
+  const server = createServer({ requestTimeout, headersTimeout, connectionsCheckingInterval }, (req, res) => {
     handle(req, res).catch((err: unknown) => {
       if (res.headersSent) {
         res.destroy();
@@ -106,8 +141,7 @@ export async function startCreateosLocal(opts: CreateosLocalOptions): Promise<Cr
     });
   });
   server.keepAliveTimeout = 5000;
-  server.requestTimeout = 0;
-  server.headersTimeout = 30_000;
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());

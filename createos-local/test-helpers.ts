@@ -1,6 +1,6 @@
 // Shared helpers for the createos-local conformance tests: a real server on a free port with a
 // temporary data dir, a tiny JSON client, NDJSON reading and condition polling with deadlines.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startCreateosLocal, type CreateosLocal, type CreateosLocalOptions } from './server';
@@ -178,3 +178,23 @@ export const STUBBORN_SCRIPT = [
   'echo leader $$',
   'while true; do sleep 0.05; done',
 ].join('\n');
+
+/** Host PIDs of live processes whose argv is exactly `argv`, read from /proc without the code under test. */
+export async function hostPidsByArgv(argv: string[]): Promise<number[]> {
+  const want = `${argv.join('\0')}\0`;
+  const found: number[] = [];
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if ((await readFile(`/proc/${name}/cmdline`, 'utf8')) === want && (await procExists(Number(name)))) found.push(Number(name));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return found;
+}
+
+/** A sleep duration no other process uses, so the sleep can be found by its argv. */
+export function uniqueSleep(): string {
+  return `${300 + Math.floor(Math.random() * 1000)}.${process.pid}${Math.floor(Math.random() * 1000)}`;
+}

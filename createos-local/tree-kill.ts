@@ -2,11 +2,11 @@
 // root group last. Zombie-only groups count as stopped and are never signalled; pgid <= 1 and
 // our own group are never signalled; only ESRCH is tolerated (EPERM and the rest are failures).
 import { readFileSync } from 'node:fs';
-import { isLive, parseStat, type MarkedProc } from './process-table';
+import { isLive, parseStat, type ProcStat } from './process-table';
 
 export interface TreeKillOptions {
   /** Re-reads the live members of the tree (host PIDs, non-zombie). */
-  members: () => Promise<MarkedProc[]>;
+  members: () => Promise<ProcStat[]>;
   graceMs: number;
   /** false under the stubborn-tree drill: SIGTERM only. */
   escalate: boolean;
@@ -30,7 +30,7 @@ const ownPgid = (() => {
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-function depthOf(p: MarkedProc, byPid: Map<number, MarkedProc>): number {
+function depthOf(p: ProcStat, byPid: Map<number, ProcStat>): number {
   let depth = 0;
   let cur = byPid.get(p.ppid);
   while (cur !== undefined && depth < 4096) {
@@ -41,10 +41,10 @@ function depthOf(p: MarkedProc, byPid: Map<number, MarkedProc>): number {
 }
 
 /** Sends `signal` to each live group (or to single members of groups led by an outsider). */
-export function signalGroups(members: MarkedProc[], signal: NodeJS.Signals, rootPid: number | null = null): void {
+export function signalGroups(members: ProcStat[], signal: NodeJS.Signals, rootPid: number | null = null): void {
   const live = members.filter(isLive);
   const byPid = new Map(live.map((p) => [p.pid, p]));
-  const groups = new Map<number, { members: MarkedProc[]; depth: number; root: boolean }>();
+  const groups = new Map<number, { members: ProcStat[]; depth: number; root: boolean }>();
   for (const p of live) {
     const g = groups.get(p.pgid) ?? { members: [], depth: 0, root: false };
     g.members.push(p);
@@ -66,7 +66,7 @@ export function signalGroups(members: MarkedProc[], signal: NodeJS.Signals, root
   }
 }
 
-async function waitGone(members: () => Promise<MarkedProc[]>, ms: number, pollMs: number): Promise<MarkedProc[]> {
+async function waitGone(members: () => Promise<ProcStat[]>, ms: number, pollMs: number): Promise<ProcStat[]> {
   const deadline = Date.now() + ms;
   for (;;) {
     const live = await members();
