@@ -1,16 +1,13 @@
 // connect?after=N edge cases and the drop-stream drill's accounting.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSandbox, readFrames, readUntil, startHarness, startProcess, type Harness } from './test-helpers';
+import { describe, expect, it } from 'vitest';
+import { eachTestWithHarness, readFrames, readUntil, startProcess, type Harness } from './test-helpers';
 
 let h: Harness;
 let sb: string;
-beforeEach(async () => {
-  h = await startHarness();
-  sb = await createSandbox(h);
-});
-afterEach(async () => {
-  await h.close();
-});
+eachTestWithHarness((harness, sandboxId) => {
+  h = harness;
+  sb = sandboxId;
+}, { withSandbox: true });
 
 const connect = (pid: string, after: number) => h.raw('GET', `/v1/sandboxes/${sb}/processes/${pid}/connect?after=${after}`);
 const waitDone = (pid: string) => h.call('GET', `/v1/sandboxes/${sb}/processes/${pid}/wait?timeout_ms=10000`);

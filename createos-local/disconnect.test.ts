@@ -1,17 +1,16 @@
 // A client that goes away: an abandoned /wait stops waiting, an abandoned exec is killed.
-import { afterEach, beforeEach, describe, it, vi } from 'vitest';
+import { afterEach, describe, it, vi } from 'vitest';
 import { ManagedProcess } from './managed-process';
-import { createSandbox, getProcess, hostPidsByArgv, KEY, procExists, startHarness, startProcess, uniqueSleep, until, type Harness } from './test-helpers';
+import { eachTestWithHarness, getProcess, hostPidsByArgv, KEY, procExists, startProcess, uniqueSleep, until, type Harness } from './test-helpers';
 
 let h: Harness;
 let sb: string;
-beforeEach(async () => {
-  h = await startHarness();
-  sb = await createSandbox(h);
-});
-afterEach(async () => {
+eachTestWithHarness((harness, sandboxId) => {
+  h = harness;
+  sb = sandboxId;
+}, { withSandbox: true });
+afterEach(() => {
   vi.restoreAllMocks();
-  await h.close();
 });
 
 /** Records whether each promise returned by `method` has settled. */

@@ -1,12 +1,14 @@
 import { get, type IncomingMessage } from 'node:http';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RateLimiter } from './auth';
 import { parseFaultFlag } from './faults';
 import type { HttpError } from './http';
 import { findSandboxProcesses } from './process-table';
 import {
+  armFault,
   createSandbox,
   decodeData,
+  eachTestWithHarness,
   getProcess,
   KEY,
   procExists,
@@ -21,18 +23,11 @@ import {
 } from './test-helpers';
 
 let h: Harness;
-beforeEach(async () => {
-  h = await startHarness();
-});
-afterEach(async () => {
-  await h.close();
+eachTestWithHarness((harness) => {
+  h = harness;
 });
 
-const arm = async (spec: Record<string, unknown>) => {
-  const r = await h.call<{ id: string }>('POST', '/admin/faults', spec);
-  expect(r.status).toBe(200);
-  return r.body.data.id;
-};
+const arm = (spec: Record<string, unknown>) => armFault(h, spec);
 
 describe('rate limiter', () => {
   it('allows per-minute requests in a sliding window and says when to retry', () => {

@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { matchesPath } from './faults';
-import { KEY, startHarness, type Harness } from './test-helpers';
+import { armFault, eachTestWithHarness, KEY, type Harness } from './test-helpers';
 
 const segs = (p: string) => p.split('/').filter((s) => s.length > 0).map(decodeURIComponent);
 
@@ -20,18 +20,11 @@ describe('fault path matching', () => {
 });
 
 let h: Harness;
-beforeEach(async () => {
-  h = await startHarness();
-});
-afterEach(async () => {
-  await h.close();
+eachTestWithHarness((harness) => {
+  h = harness;
 });
 
-const arm = async (spec: Record<string, unknown>) => {
-  const r = await h.call<{ id: string }>('POST', '/admin/faults', spec);
-  expect(r.status).toBe(200);
-  return r.body.data.id;
-};
+const arm = (spec: Record<string, unknown>) => armFault(h, spec);
 const armed = async () => (await h.call<{ faults: Array<{ id: string; times?: number }> }>('GET', '/admin/faults')).body.data.faults;
 const fetchAs = (p: string, key: string | null) => fetch(`${h.server.url}${p}`, { headers: key === null ? {} : { 'x-api-key': key }, redirect: 'manual' });
 

@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findSandboxProcesses } from './process-table';
 import {
   createSandbox,
   decodeData,
+  eachTestWithHarness,
   getProcess,
   procExists,
   readFrames,
@@ -17,13 +18,10 @@ import {
 
 let h: Harness;
 let sb: string;
-beforeEach(async () => {
-  h = await startHarness();
-  sb = await createSandbox(h);
-});
-afterEach(async () => {
-  await h.close();
-});
+eachTestWithHarness((harness, sandboxId) => {
+  h = harness;
+  sb = sandboxId;
+}, { withSandbox: true });
 
 const procPath = (pid: string, rest = '') => `/v1/sandboxes/${sb}/processes/${pid}${rest}`;
 

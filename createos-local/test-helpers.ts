@@ -1,5 +1,6 @@
 // Shared helpers for the createos-local conformance tests: a real server on a free port with a
 // temporary data dir, a tiny JSON client, NDJSON reading and condition polling with deadlines.
+import { afterEach, beforeEach } from 'vitest';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -45,6 +46,8 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+const openHarnesses = new Set<Harness>();
+
 export async function startHarness(extra: Partial<CreateosLocalOptions> = {}): Promise<Harness> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'createos-local-test-'));
   const logs: string[] = [];
@@ -65,20 +68,46 @@ export async function startHarness(extra: Partial<CreateosLocalOptions> = {}): P
     }
     return { status: res.status, body: parsed, headers: res.headers, text };
   }
-  return {
+  let closing: Promise<void> | null = null;
+  const harness: Harness = {
     server,
     dataDir,
     logs,
     call,
     raw,
-    async close() {
-      await server.close();
-      await rm(dataDir, { recursive: true, force: true });
+    close() {
+      openHarnesses.delete(harness);
+      closing ??= server.close().then(() => rm(dataDir, { recursive: true, force: true }));
+      return closing;
     },
   };
+  openHarnesses.add(harness);
+  return harness;
 }
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A fresh server for every test of the file (and, with `withSandbox`, a sandbox created in it),
+ * handed to `use`. After each test every harness still open is closed, including any the test
+ * started itself (say, with other options).
+ */
+export function eachTestWithHarness(use: (harness: Harness, sandboxId: string) => void, opts: { withSandbox?: boolean } = {}): void {
+  beforeEach(async () => {
+    const harness = await startHarness();
+    use(harness, opts.withSandbox === true ? await createSandbox(harness) : '');
+  });
+  afterEach(async () => {
+    await Promise.all([...openHarnesses].map((h) => h.close()));
+  });
+}
+
+/** Arms a fault over the admin API; returns its id. */
+export async function armFault(h: Harness, spec: Record<string, unknown>): Promise<string> {
+  const r = await h.call<{ id: string }>('POST', '/admin/faults', spec);
+  if (r.status !== 200) throw new Error(`arming ${JSON.stringify(spec)} answered ${r.status}`);
+  return r.body.data.id;
+}
 
 /** Polls `fn` until it returns a value other than undefined/false, or throws at the deadline. */
 export async function until<T>(what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, ms = 20_000): Promise<T> {
