@@ -13,7 +13,7 @@ import { listSegments, segmentPath } from '../journal/segment-files';
 import { guardMessages } from '../lifecycle/lifecycle-guard';
 import type { ChildEvent } from './host-child';
 import {
-  hasExit, isRun, linesOf, numbered, procAlive, recordTail, CRASH_TEST_MS, startRig, stubbornScript, tailSnapshot, textOf, waitForLease, type Rig,
+  growingList, hasExit, isRun, linesOf, numbered, procAlive, recordTail, CRASH_TEST_MS, startRig, stubbornScript, tailSnapshot, textOf, waitForLease, type Rig,
 } from './support';
 
 const childScript = fileURLToPath(new URL('./host-child.ts', import.meta.url));
@@ -52,10 +52,10 @@ function startChildHost(commands: Array<{ leaseId: string; command: string; time
   });
   running = proc;
   const events: ChildEvent[] = [];
-  const checks = new Set<() => void>();
   let stderr = '';
   let partial = '';
   let exit: string | null = null;
+  const waits = growingList(events, () => `child stderr:\n${stderr}`, () => (exit === null ? null : `the child host exited (${exit}):\n${stderr}\n`));
   proc.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk;
   });
@@ -63,32 +63,19 @@ function startChildHost(commands: Array<{ leaseId: string; command: string; time
     const lines = (partial + chunk).split('\n');
     partial = lines.pop() ?? '';
     for (const line of lines) if (line.trim() !== '') events.push(JSON.parse(line) as ChildEvent);
-    for (const check of [...checks]) check();
+    waits.changed();
   });
   const exited = new Promise<void>((resolve) => {
     proc.once('exit', (code, signal) => {
       exit = signal ?? `code ${String(code)}`;
-      for (const check of [...checks]) check();
+      waits.changed();
       resolve();
     });
   });
   return {
     events,
-    until(what, predicate, timeoutMs) {
-      return new Promise((resolve, reject) => {
-        const done = (settle: () => void): void => {
-          checks.delete(check);
-          clearTimeout(timer);
-          settle();
-        };
-        const check = (): void => {
-          if (predicate(events)) done(resolve);
-          else if (exit !== null) done(() => reject(new Error(`the child host exited (${exit}) before ${what}:\n${stderr}`)));
-        };
-        const timer = setTimeout(() => done(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; child stderr:\n${stderr}`))), timeoutMs);
-        checks.add(check);
-        check();
-      });
+    async until(what, predicate, timeoutMs) {
+      await waits.until(what, predicate, timeoutMs);
     },
     async kill() {
       expect(exit).toBeNull();

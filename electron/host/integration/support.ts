@@ -205,17 +205,18 @@ export interface TailRecorder {
   stop(): void;
 }
 
-/** Subscribes to one process's tail through the host, like the renderer does. */
-export function recordTail(services: HostServices, leaseId: string, processId: string): TailRecorder {
-  const entries: TailEntry[] = [];
+/**
+ * Waits on a list that grows as things arrive: `until` resolves once `predicate` holds on the
+ * items (checked on every `changed()` call), and rejects at the deadline, or as soon as
+ * `failure()` names a reason (say, the source died).
+ */
+export function growingList<T>(items: readonly T[], describe: () => string, failure: () => string | null = () => null) {
   const checks = new Set<() => void>();
-  const stop = services.processes.tail(leaseId, processId, (event) => {
-    entries.push(...event.entries);
-    for (const check of [...checks]) check();
-  });
   return {
-    entries,
-    until(what, predicate, timeoutMs = 15_000) {
+    changed(): void {
+      for (const check of [...checks]) check();
+    },
+    until(what: string, predicate: (items: readonly T[]) => boolean, timeoutMs: number): Promise<T[]> {
       return new Promise((resolve, reject) => {
         const done = (settle: () => void): void => {
           checks.delete(check);
@@ -223,13 +224,29 @@ export function recordTail(services: HostServices, leaseId: string, processId: s
           settle();
         };
         const check = (): void => {
-          if (predicate(entries)) done(() => resolve([...entries]));
+          const failed = failure();
+          if (predicate(items)) done(() => resolve([...items]));
+          else if (failed !== null) done(() => reject(new Error(`${failed} before ${what}`)));
         };
-        const timer = setTimeout(() => done(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; tail holds ${JSON.stringify(entries).slice(-2000)}`))), timeoutMs);
+        const timer = setTimeout(() => done(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; ${describe()}`))), timeoutMs);
         checks.add(check);
         check();
       });
     },
+  };
+}
+
+/** Subscribes to one process's tail through the host, like the renderer does. */
+export function recordTail(services: HostServices, leaseId: string, processId: string): TailRecorder {
+  const entries: TailEntry[] = [];
+  const waits = growingList(entries, () => `tail holds ${JSON.stringify(entries).slice(-2000)}`);
+  const stop = services.processes.tail(leaseId, processId, (event) => {
+    entries.push(...event.entries);
+    waits.changed();
+  });
+  return {
+    entries,
+    until: (what, predicate, timeoutMs = 15_000) => waits.until(what, predicate, timeoutMs),
     stop: () => stop(),
   };
 }
