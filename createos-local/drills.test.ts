@@ -13,6 +13,7 @@ import {
   KEY,
   procExists,
   readFrames,
+  sessionLeaderShells,
   startHarness,
   startProcess,
   STUBBORN_SCRIPT,
@@ -158,7 +159,8 @@ describe('drills', { timeout: 60_000 }, () => {
     const p = await startProcess(h, sb, STUBBORN_SCRIPT);
     const members = await until('leader and grandchild', async () => {
       const procs = await findSandboxProcesses(sb);
-      return procs.filter((x) => x.comm === 'bash').length >= 2 ? procs.filter((x) => x.comm === 'bash') : undefined;
+      const shells = sessionLeaderShells(procs);
+      return shells.length >= 2 ? shells : undefined;
     });
     const del = await h.call<ProcView>('DELETE', `/v1/sandboxes/${sb}/processes/${p.process_id}?grace_ms=200`);
     expect(del.status).toBe(200);

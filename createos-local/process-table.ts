@@ -156,9 +156,9 @@ export async function liveStats(pids: Iterable<number>): Promise<ProcStat[]> {
  * (whichever server process created them) plus every process carrying its marker. Includes
  * createos-local's own launchers (nsenter) while they run.
  */
-export async function findSandboxProcesses(sandboxId: string): Promise<Array<{ pid: number; comm: string; state: string }>> {
+export async function findSandboxProcesses(sandboxId: string): Promise<Array<{ pid: number; sid: number; comm: string; state: string }>> {
   const [marked, grouped] = await Promise.all([scanMarked(), discoverSandboxCgroupPids(sandboxId)]);
   const pids = new Set(marked.filter((p) => p.sandboxId === sandboxId).map((p) => p.pid));
   for (const pid of grouped) pids.add(pid);
-  return (await liveStats(pids)).map((p) => ({ pid: p.pid, comm: p.comm, state: p.state }));
+  return (await liveStats(pids)).map((p) => ({ pid: p.pid, sid: p.sid, comm: p.comm, state: p.state }));
 }

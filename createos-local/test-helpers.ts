@@ -201,6 +201,14 @@ export async function procExists(pid: number): Promise<boolean> {
 }
 
 /** A bash script that ignores SIGTERM (trap) and leaves a setsid grandchild that ignores it too. */
+/**
+ * The long-lived shells of a process tree: session leaders only. A shell's loop forks a short-lived
+ * copy of itself before each `sleep` execs; such a copy is never a session leader.
+ */
+export function sessionLeaderShells<T extends { pid: number; sid: number; comm: string }>(procs: readonly T[]): T[] {
+  return procs.filter((p) => p.comm === 'bash' && p.sid === p.pid);
+}
+
 export const STUBBORN_SCRIPT = [
   "trap 'echo got-term' TERM",
   'setsid bash -c \'trap "" TERM; echo grandchild $$; while true; do sleep 0.05; done\' &',

@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { LaunchRequest } from '../../../createos-local/launch';
 import { ManagedProcess, type ManagedProcessView } from '../../../createos-local/managed-process';
 import { findSandboxProcesses } from '../../../createos-local/server';
+import { sessionLeaderShells } from '../../../createos-local/test-helpers';
 import type { Host } from '../compose';
 import { messages } from '../createos/errors';
 import { guardMessages } from '../lifecycle/lifecycle-guard';
@@ -108,7 +109,7 @@ describe('commands against createos-local', () => {
     expect(guardMessages.closingOrUnconfirmed).toBe('CreateOS lease is closing or requires cleanup.');
 
     // The OS agrees: the trapping leader and the setsid grandchild (its own session) are alive.
-    const members = (await findSandboxProcesses(leaseId)).filter((p) => p.comm === 'bash');
+    const members = sessionLeaderShells(await findSandboxProcesses(leaseId));
     expect(members.length).toBeGreaterThanOrEqual(2);
     const stats = await Promise.all(members.map((p) => procStat(p.pid)));
     for (const member of members) expect(await procAlive(member.pid)).toBe(true);

@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findSandboxProcesses } from '../../../createos-local/server';
+import { sessionLeaderShells } from '../../../createos-local/test-helpers';
 import { encodeFrame } from '../journal/frame';
 import { listSegments, segmentPath } from '../journal/segment-files';
 import { guardMessages } from '../lifecycle/lifecycle-guard';
@@ -155,7 +156,7 @@ describe('crash: SIGKILL of the host mid-stream', () => {
     expect(hasExit(tail.entries)).toBe(false);
 
     // The OS agrees with the restored verdict, and the restarted host can clear it.
-    const members = (await findSandboxProcesses(stubborn)).filter((p) => p.comm === 'bash');
+    const members = sessionLeaderShells(await findSandboxProcesses(stubborn));
     expect(members.length).toBeGreaterThanOrEqual(2);
     await services.leases.destroy(stubborn, 'after the crash', 'it');
     const cleared = await waitForLease(services, stubborn, 'contained', (l) => l.verdict.status === 'contained' && l.gone);
